@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: Apache-2.0
+// The demo's kernels: saxpy and a two-stage sum.

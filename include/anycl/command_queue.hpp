@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// Command queues: kernel launches, transfers, markers; every enqueue returns an event.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "anycl/buffer.hpp"
+#include "anycl/cl.hpp"
+#include "anycl/context.hpp"
+#include "anycl/detail/handle.hpp"
+#include "anycl/device.hpp"
+#include "anycl/event.hpp"
+#include "anycl/export.hpp"
+#include "anycl/kernel.hpp"
+
+namespace anycl {
+
+/// How a queue runs its commands.
+struct queue_properties {
+  bool out_of_order = false;  ///< CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE: order only by wait lists
+  bool profiling = false;     ///< CL_QUEUE_PROFILING_ENABLE: events carry device times
+};
+
+/// A read started by enqueue_read: the host vector it fills stays alive until the read completes.
+template <class T>
+class pending_read {
+ public:
+  pending_read(anycl::event e, std::shared_ptr<std::vector<T>> data) noexcept
+      : event_(std::move(e)), data_(std::move(data)) {}
+  const anycl::event& event() const noexcept { return event_; }
+  /// Waits for the read and returns the data (once).
+  std::vector<T> get() {
+    event_.wait();
+    return std::move(*data_);
+  }
+
+ private:
+  anycl::event event_;
+  std::shared_ptr<std::vector<T>> data_;
+};
+
+/// Owns a cl_command_queue for one device of a context.
+class ANYCL_EXPORT command_queue {
+ public:
+  command_queue() noexcept = default;
+  /// A queue on `dev`, which must be a device of `ctx` (checked, std::invalid_argument otherwise).
+  command_queue(const anycl::context& ctx, const anycl::device& dev, queue_properties props = {});
+  /// A queue on `dev` in a new context of its own.
+  explicit command_queue(const anycl::device& dev, queue_properties props = {});
+  /// A queue on the device a selection spec picks, in a new context.
+  static command_queue from_spec(std::string_view spec, queue_properties props = {});
+  static command_queue retain(cl_command_queue raw);
+
+  cl_command_queue get() const noexcept { return h_.get(); }
+  explicit operator bool() const noexcept { return static_cast<bool>(h_); }
+  anycl::context context() const;
+  anycl::device device() const;
+  cl_device_id device_id() const noexcept { return device_; }
+  queue_properties properties() const;
+
+  /// Blocks until every command in the queue has completed (clFinish).
+  void finish() const;
+  /// Submits queued commands to the device (clFlush).
+  void flush() const;
+  /// An event that completes when `waits` (or, if empty, all earlier commands) have completed.
+  event marker(const wait_list& waits = {}) const;
+  /// Like marker(), and later commands wait for it (matters for out-of-order queues).
+  event barrier(const wait_list& waits = {}) const;
+
+  /// Launches `k` with untyped arguments (see kernel_function for the typed form).
+  template <class... Args>
+  event launch(const kernel& k, const nd_range& range, const Args&... args) const {
+    return detail::launch(k, *this, range, wait_list{}, args...);
+  }
+  template <class... Args>
+  event launch_after(const wait_list& waits, const kernel& k, const nd_range& range,
+                     const Args&... args) const {
+    return detail::launch(k, *this, range, waits, args...);
+  }
+
+  // --- typed transfers ---
+  /// Copies `dst.size()` elements from host memory; returns once the data is on the device.
+  template <class T>
+  void write(const buffer_view<T>& dst, const T* src, const wait_list& waits = {}) const {
+    write_bytes(dst.buffer(), dst.byte_offset(), dst.bytes(), src, waits);
+  }
+  /// Copies a vector of exactly `dst.size()` elements (std::invalid_argument otherwise).
+  template <class T>
+  void write(const buffer_view<T>& dst, const std::vector<T>& src, const wait_list& waits = {}) const {
+    check_host_size(src.size(), dst.size());
+    write(dst, src.data(), waits);
+  }
+  /// Copies `src.size()` elements to host memory; returns once they are there.
+  template <class T>
+  void read(const buffer_view<T>& src, std::remove_const_t<T>* dst,
+            const wait_list& waits = {}) const {
+    read_bytes(src.buffer(), src.byte_offset(), src.bytes(), dst, waits);
+  }
+  /// The elements of `src` as a vector.
+  template <class T>
+  std::vector<std::remove_const_t<T>> read(const buffer_view<T>& src,
+                                           const wait_list& waits = {}) const {
+    std::vector<std::remove_const_t<T>> out(src.size());
+    read_bytes(src.buffer(), src.byte_offset(), src.bytes(), out.data(), waits);
+    return out;
+  }
+  /// Starts a write from `data`, which the queue keeps alive until the write completes.
+  template <class T>
+  event enqueue_write(const buffer_view<T>& dst, std::vector<T> data,
+                      const wait_list& waits = {}) const {
+    check_host_size(data.size(), dst.size());
+    auto owned = std::make_shared<std::vector<T>>(std::move(data));
+    const void* p = owned->data();
+    return enqueue_write_bytes(dst.buffer(), dst.byte_offset(), dst.bytes(), p, waits,
+                               std::move(owned));
+  }
+  /// Starts a write from shared host data, kept alive until the write completes.
+  template <class T>
+  event enqueue_write(const buffer_view<T>& dst, std::shared_ptr<const std::vector<T>> data,
+                      const wait_list& waits = {}) const {
+    check_host_size(data->size(), dst.size());
+    const void* p = data->data();
+    return enqueue_write_bytes(dst.buffer(), dst.byte_offset(), dst.bytes(), p, waits,
+                               std::move(data));
+  }
+  /// Starts a read into a new vector; pending_read::get() waits and hands it over.
+  template <class T>
+  pending_read<std::remove_const_t<T>> enqueue_read(const buffer_view<T>& src,
+                                                    const wait_list& waits = {}) const {
+    auto out = std::make_shared<std::vector<std::remove_const_t<T>>>(src.size());
+    void* p = out->data();
+    event e = enqueue_read_bytes(src.buffer(), src.byte_offset(), src.bytes(), p, waits, out);
+    return {std::move(e), std::move(out)};
+  }
+  /// Copies `src` to `dst` on the device; sizes must match, overlapping ranges are refused.
+  template <class T>
+  event copy(const buffer_view<const T>& src, const buffer_view<T>& dst,
+             const wait_list& waits = {}) const {
+    check_host_size(src.size(), dst.size());
+    return copy_bytes(src.buffer(), src.byte_offset(), dst.buffer(), dst.byte_offset(), dst.bytes(),
+                      waits);
+  }
+  template <class T>
+  event copy(const buffer_view<T>& src, const buffer_view<T>& dst, const wait_list& waits = {}) const {
+    return copy(buffer_view<const T>(src), dst, waits);
+  }
+  /// Sets every element of `dst` to `value` (clEnqueueFillBuffer).
+  template <class T>
+  event fill(const buffer_view<T>& dst, const T& value, const wait_list& waits = {}) const {
+    static_assert((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128,
+                  "fill needs an element size that is a power of two up to 128 bytes");
+    return fill_bytes(dst.buffer(), dst.byte_offset(), dst.bytes(), &value, sizeof(T), waits);
+  }
+  /// Maps `view` for host access, blocking until the data is there.
+  template <class T>
+  mapped_region<T> map(const buffer_view<T>& view, map_access access = map_access::read_write,
+                       const wait_list& waits = {}) const {
+    return mapped_region<T>(map_bytes(view.buffer(), view.byte_offset(), view.bytes(), access, waits),
+                            view.size());
+  }
+
+  // --- untyped transfers (bytes); ranges are checked against the buffer, zero sizes are no-ops ---
+  void write_bytes(const buffer& dst, std::size_t offset, std::size_t bytes, const void* src,
+                   const wait_list& waits = {}) const;
+  void read_bytes(const buffer& src, std::size_t offset, std::size_t bytes, void* dst,
+                  const wait_list& waits = {}) const;
+  /// Non-blocking write; `keep_alive` is released once the write completes or fails.
+  event enqueue_write_bytes(const buffer& dst, std::size_t offset, std::size_t bytes,
+                            const void* src, const wait_list& waits,
+                            std::shared_ptr<const void> keep_alive) const;
+  /// Non-blocking read; `keep_alive` is released once the read completes or fails.
+  event enqueue_read_bytes(const buffer& src, std::size_t offset, std::size_t bytes, void* dst,
+                           const wait_list& waits, std::shared_ptr<void> keep_alive) const;
+  event copy_bytes(const buffer& src, std::size_t src_offset, const buffer& dst,
+                   std::size_t dst_offset, std::size_t bytes, const wait_list& waits = {}) const;
+  event fill_bytes(const buffer& dst, std::size_t offset, std::size_t bytes, const void* pattern,
+                   std::size_t pattern_size, const wait_list& waits = {}) const;
+  detail::mapping map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
+                            map_access access, const wait_list& waits = {}) const;
+
+ private:
+  command_queue(detail::handle<cl_command_queue> h, cl_device_id dev) noexcept
+      : h_(std::move(h)), device_(dev) {}
+  static void check_host_size(std::size_t host, std::size_t device);
+  detail::handle<cl_command_queue> h_;
+  cl_device_id device_ = nullptr;
+};
+
+}  // namespace anycl

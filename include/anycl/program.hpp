@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// Programs from OpenCL C source or binaries, build options, and failed builds with their logs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "anycl/cl.hpp"
+#include "anycl/context.hpp"
+#include "anycl/detail/handle.hpp"
+#include "anycl/device.hpp"
+#include "anycl/export.hpp"
+
+namespace anycl {
+
+class kernel;
+template <class... Ts>
+class kernel_function;
+
+/// Options for clBuildProgram, built up by name; str() is what the compiler sees. ANYCL_BUILD_OPTIONS
+/// from the environment is appended at build time.
+class ANYCL_EXPORT build_options {
+ public:
+  build_options() = default;
+  /// -D name (value "1" implied by the compiler); throws std::invalid_argument for a bad name.
+  build_options& define(std::string_view name);
+  /// -D name=value; the value may not contain whitespace or quotes.
+  build_options& define(std::string_view name, std::string_view value);
+  /// -I dir
+  build_options& include_dir(std::string_view dir);
+  /// -cl-std=<version>, e.g. "CL1.2".
+  build_options& cl_std(std::string_view version);
+  /// Any other option, passed through unchanged (e.g. "-cl-fast-relaxed-math").
+  build_options& flag(std::string_view raw);
+  const std::string& str() const noexcept { return text_; }
+
+ private:
+  std::string text_;
+};
+
+/// Owns a cl_program. `name` (usually the source file) appears in every message about it.
+class ANYCL_EXPORT program {
+ public:
+  program() = default;
+  /// Creates from OpenCL C source (clCreateProgramWithSource). Throws std::invalid_argument if the
+  /// source contains a NUL byte (drivers silently truncate there), naming its offset.
+  program(const anycl::context& ctx, std::string_view source, std::string name = "<source>");
+  /// Creates from one binary per device (clCreateProgramWithBinary); build() still has to be called.
+  /// Throws std::invalid_argument for mismatched counts or empty binaries, api_error with the devices
+  /// whose binary was rejected.
+  static program from_binaries(const anycl::context& ctx, const std::vector<device>& devices,
+                               const std::vector<std::vector<unsigned char>>& binaries,
+                               std::string name = "<binary>");
+  static program adopt(cl_program raw, std::string name = "<program>");
+  static program retain(cl_program raw, std::string name = "<program>");
+
+  cl_program get() const noexcept { return h_.get(); }
+  explicit operator bool() const noexcept { return static_cast<bool>(h_); }
+  const std::string& name() const noexcept { return name_; }
+  anycl::context context() const;
+  /// The devices the program is for (CL_PROGRAM_DEVICES).
+  std::vector<device> devices() const;
+
+  /// Builds for `devices` (all of the program's devices when empty). Throws build_error carrying
+  /// every device's log and the options. With ANYCL_COMPILER_OUTPUT=1 a non-empty log of a
+  /// successful build is printed to stderr.
+  void build(const build_options& options = {}, const std::vector<device>& devices = {});
+  /// The options of the last build (ANYCL_BUILD_OPTIONS included).
+  const std::string& options() const noexcept { return options_; }
+  /// The compiler's output for one device (CL_PROGRAM_BUILD_LOG).
+  std::string build_log(const device& dev) const;
+  /// One binary per device of devices(), in that order (CL_PROGRAM_BINARIES).
+  std::vector<std::vector<unsigned char>> binaries() const;
+  /// The kernels of a built program; throws api_error if it is not built.
+  std::vector<std::string> kernel_names() const;
+
+  /// The kernel `name`; throws api_error listing the kernels there if there is none.
+  anycl::kernel kernel(const std::string& name) const;
+  /// The kernel `name` as a typed function (see kernel_function).
+  template <class... Ts>
+  kernel_function<Ts...> function(const std::string& name) const;
+
+ private:
+  program(detail::handle<cl_program> h, std::string name) noexcept
+      : h_(std::move(h)), name_(std::move(name)) {}
+  detail::handle<cl_program> h_;
+  std::string name_;
+  std::string options_;
+};
+
+/// The copy of `cl_kernels/<path>` embedded in the library at build time, if there is one.
+ANYCL_EXPORT std::optional<std::string_view> embedded_kernel_source(std::string_view path) noexcept;
+
+}  // namespace anycl
+
+#include "anycl/kernel.hpp"

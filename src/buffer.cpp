@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+// Buffers, sub-buffers, range checks and mappings.
+#include "anycl/buffer.hpp"
+
+#include <stdexcept>
+
+#include "anycl/command_queue.hpp"
+#include "info.hpp"
+#include "process.hpp"
+
+namespace anycl {
+
+namespace detail {
+void check_range(const char* what, std::size_t offset, std::size_t count, std::size_t limit) {
+  if (offset > limit || count > limit - offset)
+    throw std::out_of_range(std::string(what) + ": range [" + std::to_string(offset) + ", " +
+                            std::to_string(offset) + " + " + std::to_string(count) +
+                            ") exceeds the size " + std::to_string(limit));
+}
+}  // namespace detail
+
+namespace {
+cl_mem_flags flags_of(memory_access access) {
+  switch (access) {
+    case memory_access::read_only:
+      return CL_MEM_READ_ONLY;
+    case memory_access::write_only:
+      return CL_MEM_WRITE_ONLY;
+    case memory_access::read_write:
+      break;
+  }
+  return CL_MEM_READ_WRITE;
+}
+
+cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const void* data) {
+  detail::check_not_forked();
+  if (!ctx) throw std::invalid_argument("buffer: the context is empty");
+  // Drivers differ on oversized allocations (some accept and fail later), so check the limit here.
+  for (const device& d : ctx.devices()) {
+    cl_ulong limit = d.max_alloc();
+    if (bytes > limit)
+      detail::throw_api_error("clCreateBuffer", CL_INVALID_BUFFER_SIZE,
+                              detail::cat("checked before the call: ", bytes,
+                                          " bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE of ", limit,
+                                          " bytes on '", d.name(), "'"));
+  }
+  cl_int status = CL_SUCCESS;
+  cl_mem raw = clCreateBuffer(ctx.get(), flags, bytes, const_cast<void*>(data), &status);
+  ANYCL_CHECK(status, "clCreateBuffer", bytes, " bytes");
+  return raw;
+}
+}  // namespace
+
+buffer::buffer(const anycl::context& ctx, std::size_t bytes, memory_access access) : size_(bytes) {
+  if (bytes != 0) h_ = detail::handle<cl_mem>::adopt(create(ctx, bytes, flags_of(access), nullptr));
+}
+
+buffer::buffer(const anycl::context& ctx, const void* data, std::size_t bytes, memory_access access)
+    : size_(bytes) {
+  if (bytes == 0) return;
+  if (data == nullptr)
+    throw std::invalid_argument("buffer: null host data for " + std::to_string(bytes) + " bytes");
+  h_ = detail::handle<cl_mem>::adopt(
+      create(ctx, bytes, flags_of(access) | CL_MEM_COPY_HOST_PTR, data));
+}
+
+namespace {
+std::size_t mem_size(cl_mem raw) {
+  detail::check_not_forked();
+  return detail::query<std::size_t>("clGetMemObjectInfo", CL_MEM_SIZE,
+                                    [&](size_t s, void* p, size_t* r) {
+                                      return clGetMemObjectInfo(raw, CL_MEM_SIZE, s, p, r);
+                                    });
+}
+}  // namespace
+
+buffer buffer::adopt(cl_mem raw) {
+  auto h = detail::handle<cl_mem>::adopt(raw);
+  std::size_t size = raw != nullptr ? mem_size(raw) : 0;
+  return buffer(std::move(h), size);
+}
+
+buffer buffer::retain(cl_mem raw) {
+  std::size_t size = raw != nullptr ? mem_size(raw) : 0;
+  return buffer(detail::handle<cl_mem>::retain(raw), size);
+}
+
+anycl::context buffer::context() const {
+  detail::check_not_forked();
+  if (!h_) throw std::invalid_argument("buffer::context: the buffer is empty (size 0)");
+  auto raw = detail::query<cl_context>("clGetMemObjectInfo", CL_MEM_CONTEXT,
+                                       [&](size_t s, void* p, size_t* r) {
+                                         return clGetMemObjectInfo(h_.get(), CL_MEM_CONTEXT, s, p, r);
+                                       });
+  return anycl::context::retain(raw);
+}
+
+buffer buffer::sub_buffer(std::size_t offset, std::size_t bytes, memory_access access) const {
+  detail::check_range("buffer::sub_buffer", offset, bytes, size_);
+  if (bytes == 0) return buffer();
+  for (const device& d : context().devices()) {
+    cl_uint align_bits = d.info<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN);
+    std::size_t align = align_bits / 8;
+    if (align != 0 && offset % align != 0)
+      throw std::invalid_argument("buffer::sub_buffer: offset " + std::to_string(offset) +
+                                  " is not a multiple of " + std::to_string(align) +
+                                  " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN of '" + d.name() + "')");
+  }
+  cl_buffer_region region{offset, bytes};
+  cl_int status = CL_SUCCESS;
+  cl_mem raw = clCreateSubBuffer(h_.get(), flags_of(access), CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                 &status);
+  ANYCL_CHECK(status, "clCreateSubBuffer", "bytes [", offset, ", ", offset + bytes, ") of a ", size_,
+              "-byte buffer");
+  return buffer(detail::handle<cl_mem>::adopt(raw), bytes);
+}
+
+// --- mappings ---
+namespace detail {
+
+mapping::mapping(const command_queue& queue, const buffer& buf, void* ptr)
+    : queue_(handle<cl_command_queue>::retain(queue.get())),
+      mem_(handle<cl_mem>::retain(buf.get())),
+      ptr_(ptr) {}
+
+mapping& mapping::operator=(mapping&& other) noexcept {
+  if (this != &other) {
+    release();
+    queue_ = std::move(other.queue_);
+    mem_ = std::move(other.mem_);
+    ptr_ = std::exchange(other.ptr_, nullptr);
+  }
+  return *this;
+}
+
+mapping::~mapping() { release(); }
+
+void mapping::release() noexcept {
+  if (!queue_ || ptr_ == nullptr || in_forked_child()) return;
+  cl_event ev = nullptr;
+  cl_int status = clEnqueueUnmapMemObject(queue_.get(), mem_.get(), ptr_, 0, nullptr, &ev);
+  if (status == CL_SUCCESS) {
+    status = clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+  }
+  if (status != CL_SUCCESS) report_cleanup_error("mapped region", "clEnqueueUnmapMemObject", status);
+  ptr_ = nullptr;
+}
+
+event mapping::unmap() {
+  check_not_forked();
+  if (!queue_ || ptr_ == nullptr) return event();
+  cl_event ev = nullptr;
+  cl_int status = clEnqueueUnmapMemObject(queue_.get(), mem_.get(), ptr_, 0, nullptr, &ev);
+  ANYCL_CHECK(status, "clEnqueueUnmapMemObject", "unmapping a region");
+  ptr_ = nullptr;
+  return event::adopt(ev);
+}
+
+}  // namespace detail
+}  // namespace anycl

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// Events: waiting, status, profiling, user events and exception-safe callbacks.
+#include "anycl/event.hpp"
+
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+
+#include "anycl/context.hpp"
+#include "event_state.hpp"
+#include "info.hpp"
+#include "process.hpp"
+
+namespace anycl {
+
+event event::adopt(cl_event raw) {
+  event e;
+  if (raw != nullptr) {
+    e.state_ = std::make_shared<detail::event_state>();
+    e.state_->h = detail::handle<cl_event>::adopt(raw);
+  }
+  return e;
+}
+
+event event::retain(cl_event raw) {
+  event e;
+  if (raw != nullptr) {
+    e.state_ = std::make_shared<detail::event_state>();
+    e.state_->h = detail::handle<cl_event>::retain(raw);
+  }
+  return e;
+}
+
+cl_event event::get() const noexcept { return state_ ? state_->h.get() : nullptr; }
+
+cl_int event::raw_status() const {
+  detail::check_not_forked();
+  if (!state_) throw std::invalid_argument("event: status of an empty event");
+  cl_event ev = get();
+  return detail::query<cl_int>("clGetEventInfo", CL_EVENT_COMMAND_EXECUTION_STATUS,
+                               [&](size_t s, void* p, size_t* r) {
+                                 return clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, s, p, r);
+                               });
+}
+
+event_status event::status() const {
+  cl_int s = raw_status();
+  switch (s) {
+    case CL_COMPLETE:
+      return event_status::complete;
+    case CL_RUNNING:
+      return event_status::running;
+    case CL_SUBMITTED:
+      return event_status::submitted;
+    case CL_QUEUED:
+      return event_status::queued;
+    default:
+      return event_status::error;
+  }
+}
+
+void event::wait() const {
+  detail::check_not_forked();
+  if (!state_) return;
+  cl_event ev = get();
+  cl_int status = clWaitForEvents(1, &ev);
+  cl_int exec = CL_COMPLETE;
+  if (status != CL_SUCCESS) {
+    // The wait fails when the command failed; report the command's own status where we can.
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
+  }
+  std::unique_lock<std::mutex> lock(state_->m);
+  state_->cv.wait(lock, [&] { return state_->pending == 0; });
+  if (status != CL_SUCCESS) {
+    lock.unlock();
+    if (exec < 0)
+      detail::throw_api_error("clWaitForEvents", exec,
+                              "the command failed with this status (or a command it waited for "
+                              "did); the queue stays usable");
+    detail::throw_api_error("clWaitForEvents", status, "waiting for one event");
+  }
+  if (state_->error) std::rethrow_exception(state_->error);
+}
+
+namespace {
+std::chrono::nanoseconds profile(cl_event ev, cl_profiling_info param) {
+  detail::check_not_forked();
+  if (ev == nullptr) throw std::invalid_argument("event: profiling time of an empty event");
+  cl_ulong t = 0;
+  cl_int status = clGetEventProfilingInfo(ev, param, sizeof(t), &t, nullptr);
+  ANYCL_CHECK(status, "clGetEventProfilingInfo",
+              "the event's queue needs queue_properties{.profiling = true}, and the command must "
+              "have completed");
+  return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(t));
+}
+}  // namespace
+
+std::chrono::nanoseconds event::queued_time() const {
+  return profile(get(), CL_PROFILING_COMMAND_QUEUED);
+}
+std::chrono::nanoseconds event::submit_time() const {
+  return profile(get(), CL_PROFILING_COMMAND_SUBMIT);
+}
+std::chrono::nanoseconds event::start_time() const {
+  return profile(get(), CL_PROFILING_COMMAND_START);
+}
+std::chrono::nanoseconds event::end_time() const { return profile(get(), CL_PROFILING_COMMAND_END); }
+std::chrono::nanoseconds event::duration() const { return end_time() - start_time(); }
+
+// --- callbacks ---
+namespace {
+struct callback_data {
+  std::weak_ptr<detail::event_state> state;
+  std::function<void(cl_int)> fn;
+};
+
+void CL_CALLBACK callback_trampoline(cl_event, cl_int status, void* user) noexcept {
+  std::unique_ptr<callback_data> data(static_cast<callback_data*>(user));
+  std::exception_ptr thrown;
+  try {
+    data->fn(status);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  if (auto state = data->state.lock()) {
+    std::lock_guard<std::mutex> lock(state->m);
+    if (thrown && !state->error) state->error = thrown;
+    --state->pending;
+    state->cv.notify_all();
+  } else if (thrown) {
+    std::fprintf(stderr,
+                 "anycl: warning: an event callback threw after every copy of its event was "
+                 "dropped; the exception is lost\n");
+  }
+}
+}  // namespace
+
+void event::on_complete(std::function<void(cl_int status)> fn) const {
+  detail::check_not_forked();
+  if (!state_) throw std::invalid_argument("event::on_complete on an empty event");
+  if (!fn) throw std::invalid_argument("event::on_complete: empty callback");
+  auto data = std::make_unique<callback_data>(callback_data{state_, std::move(fn)});
+  {
+    std::lock_guard<std::mutex> lock(state_->m);
+    ++state_->pending;
+  }
+  cl_int status = clSetEventCallback(get(), CL_COMPLETE, callback_trampoline, data.get());
+  if (status != CL_SUCCESS) {
+    std::lock_guard<std::mutex> lock(state_->m);
+    --state_->pending;
+  }
+  ANYCL_CHECK(status, "clSetEventCallback", "registering a completion callback");
+  data.release();  // the trampoline owns it now
+}
+
+// --- user events ---
+user_event::user_event(const context& ctx) {
+  detail::check_not_forked();
+  cl_int status = CL_SUCCESS;
+  cl_event raw = clCreateUserEvent(ctx.get(), &status);
+  ANYCL_CHECK(status, "clCreateUserEvent", "");
+  static_cast<event&>(*this) = event::adopt(raw);
+}
+
+void user_event::set_complete() const {
+  detail::check_not_forked();
+  ANYCL_CHECK(clSetUserEventStatus(get(), CL_COMPLETE), "clSetUserEventStatus",
+              "a user event can be completed once");
+}
+
+void user_event::set_error(cl_int status) const {
+  detail::check_not_forked();
+  if (status >= 0)
+    throw std::invalid_argument("user_event::set_error: status " + std::to_string(status) +
+                                " is not negative");
+  ANYCL_CHECK(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
+              "a user event can be completed once");
+}
+
+void wait_all(const std::vector<event>& events) {
+  for (const event& e : events) e.wait();
+}
+
+}  // namespace anycl
