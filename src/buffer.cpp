@@ -67,10 +67,9 @@ buffer::buffer(const anycl::context& ctx, const void* data, std::size_t bytes, m
 namespace {
 std::size_t mem_size(cl_mem raw) {
   detail::check_not_forked();
-  return detail::query<std::size_t>("clGetMemObjectInfo", CL_MEM_SIZE,
-                                    [&](size_t s, void* p, size_t* r) {
-                                      return clGetMemObjectInfo(raw, CL_MEM_SIZE, s, p, r);
-                                    });
+  return detail::query<std::size_t>(
+      "clGetMemObjectInfo", CL_MEM_SIZE,
+      [&](size_t s, void* p, size_t* r) { return clGetMemObjectInfo(raw, CL_MEM_SIZE, s, p, r); });
 }
 }  // namespace
 
@@ -88,10 +87,10 @@ buffer buffer::retain(cl_mem raw) {
 anycl::context buffer::context() const {
   detail::check_not_forked();
   if (!h_) throw std::invalid_argument("buffer::context: the buffer is empty (size 0)");
-  auto raw = detail::query<cl_context>("clGetMemObjectInfo", CL_MEM_CONTEXT,
-                                       [&](size_t s, void* p, size_t* r) {
-                                         return clGetMemObjectInfo(h_.get(), CL_MEM_CONTEXT, s, p, r);
-                                       });
+  auto raw = detail::query<cl_context>(
+      "clGetMemObjectInfo", CL_MEM_CONTEXT, [&](size_t s, void* p, size_t* r) {
+        return clGetMemObjectInfo(h_.get(), CL_MEM_CONTEXT, s, p, r);
+      });
   return anycl::context::retain(raw);
 }
 
@@ -108,10 +107,10 @@ buffer buffer::sub_buffer(std::size_t offset, std::size_t bytes, memory_access a
   }
   cl_buffer_region region{offset, bytes};
   cl_int status = CL_SUCCESS;
-  cl_mem raw = clCreateSubBuffer(h_.get(), flags_of(access), CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                 &status);
-  ANYCL_CHECK(status, "clCreateSubBuffer", "bytes [", offset, ", ", offset + bytes, ") of a ", size_,
-              "-byte buffer");
+  cl_mem raw =
+      clCreateSubBuffer(h_.get(), flags_of(access), CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  ANYCL_CHECK(status, "clCreateSubBuffer", "bytes [", offset, ", ", offset + bytes, ") of a ",
+              size_, "-byte buffer");
   return buffer(detail::handle<cl_mem>::adopt(raw), bytes);
 }
 
@@ -143,7 +142,8 @@ void mapping::release() noexcept {
     status = clWaitForEvents(1, &ev);
     clReleaseEvent(ev);
   }
-  if (status != CL_SUCCESS) report_cleanup_error("mapped region", "clEnqueueUnmapMemObject", status);
+  if (status != CL_SUCCESS)
+    report_cleanup_error("mapped region", "clEnqueueUnmapMemObject", status);
   ptr_ = nullptr;
 }
 

@@ -22,9 +22,9 @@ std::string cat(const Args&... args) {
 
 /// Throws api_error{call, status, detail} if status is not CL_SUCCESS; the detail arguments are
 /// concatenated only then.
-#define ANYCL_CHECK(status, call, ...)                                                  \
-  do {                                                                                  \
-    const cl_int anycl_status_ = (status);                                              \
-    if (anycl_status_ != CL_SUCCESS)                                                    \
+#define ANYCL_CHECK(status, call, ...)                                                          \
+  do {                                                                                          \
+    const cl_int anycl_status_ = (status);                                                      \
+    if (anycl_status_ != CL_SUCCESS)                                                            \
       ::anycl::detail::throw_api_error(call, anycl_status_, ::anycl::detail::cat(__VA_ARGS__)); \
   } while (false)

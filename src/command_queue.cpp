@@ -11,12 +11,21 @@
 
 namespace anycl {
 
-command_queue::command_queue(const anycl::context& ctx, const anycl::device& dev, queue_properties props) {
+command_queue::command_queue(const anycl::context& ctx, const anycl::device& dev,
+                             queue_properties props) {
   detail::check_not_forked();
   if (!ctx) throw std::invalid_argument("command_queue: the context is empty");
   if (!dev) throw std::invalid_argument("command_queue: the device is empty");
+  // A sub-device also belongs to a context that lists its parent: POCL reports the root device in
+  // CL_CONTEXT_DEVICES of a context made for a sub-device.
   auto devs = ctx.devices();
-  if (std::find(devs.begin(), devs.end(), dev) == devs.end())
+  bool member = false;
+  for (cl_device_id id = dev.get(); id != nullptr && !member;) {
+    member = std::any_of(devs.begin(), devs.end(),
+                         [&](const anycl::device& d) { return d.get() == id; });
+    id = anycl::device::retain(id).info<cl_device_id>(CL_DEVICE_PARENT_DEVICE);
+  }
+  if (!member)
     throw std::invalid_argument("command_queue: device '" + dev.name() +
                                 "' is not a device of the context");
   cl_command_queue_properties bits = 0;
@@ -221,11 +230,10 @@ event command_queue::copy_bytes(const buffer& src, std::size_t src_offset, const
   detail::check_range("copy destination", dst_offset, bytes, dst.size());
   if (bytes == 0) return marker(waits);
   if (src.get() == dst.get() && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes)
-    throw std::invalid_argument("copy: source [" + std::to_string(src_offset) + ", " +
-                                std::to_string(src_offset + bytes) + ") and destination [" +
-                                std::to_string(dst_offset) + ", " +
-                                std::to_string(dst_offset + bytes) +
-                                ") overlap in the same buffer");
+    throw std::invalid_argument(
+        "copy: source [" + std::to_string(src_offset) + ", " + std::to_string(src_offset + bytes) +
+        ") and destination [" + std::to_string(dst_offset) + ", " +
+        std::to_string(dst_offset + bytes) + ") overlap in the same buffer");
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueCopyBuffer(get(), src.get(), dst.get(), src_offset, dst_offset, bytes,
                                   waits.size(), waits.data(), &ev),

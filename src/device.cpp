@@ -45,8 +45,8 @@ bool device::has_extension(std::string_view name) const {
 }
 device_type device::type() const {
   auto bits = device_query<cl_device_type>(id_, CL_DEVICE_TYPE);
-  for (auto t : {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR,
-                 CL_DEVICE_TYPE_CUSTOM})
+  for (auto t :
+       {CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CUSTOM})
     if (bits & t) return static_cast<device_type>(t);
   return device_type::all;
 }
@@ -94,7 +94,8 @@ std::vector<unsigned char> device::info_bytes(cl_device_info param) const {
 }
 
 // --- sub-devices ---
-std::vector<device> device::partition(const std::vector<cl_device_partition_property>& props) const {
+std::vector<device> device::partition(
+    const std::vector<cl_device_partition_property>& props) const {
   detail::check_not_forked();
   cl_uint n = 0;
   ANYCL_CHECK(clCreateSubDevices(id_, props.data(), 0, nullptr, &n), "clCreateSubDevices",
@@ -116,18 +117,20 @@ std::vector<device> device::partition(const std::vector<cl_device_partition_prop
 std::vector<device> device::create_sub_devices_equally(unsigned units) const {
   if (units == 0)
     throw std::invalid_argument("create_sub_devices_equally: 0 compute units per sub-device");
-  return partition({CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(units),
-                    0});
+  return partition(
+      {CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(units), 0});
 }
 
-std::vector<device> device::create_sub_devices_by_counts(const std::vector<unsigned>& counts) const {
+std::vector<device> device::create_sub_devices_by_counts(
+    const std::vector<unsigned>& counts) const {
   if (counts.empty()) throw std::invalid_argument("create_sub_devices_by_counts: no counts given");
   std::vector<cl_device_partition_property> props{CL_DEVICE_PARTITION_BY_COUNTS};
   unsigned long total = 0;
   for (unsigned c : counts) {
     if (c == 0)
-      throw std::invalid_argument("create_sub_devices_by_counts: a count is 0; each sub-device "
-                                  "needs at least one compute unit");
+      throw std::invalid_argument(
+          "create_sub_devices_by_counts: a count is 0; each sub-device "
+          "needs at least one compute unit");
     total += c;
     props.push_back(static_cast<cl_device_partition_property>(c));
   }

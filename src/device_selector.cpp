@@ -30,10 +30,11 @@ std::pair<std::size_t, std::size_t> trim(std::string_view s, std::size_t begin, 
 }
 
 [[noreturn]] void malformed(std::string_view text, std::size_t pos, const std::string& what) {
-  throw std::invalid_argument("malformed device spec '" + std::string(text) + "' at position " +
-                              std::to_string(pos) + ": " + what +
-                              " (expected [platform:]device, alternatives separated by ','; "
-                              "parts are an index, cpu/gpu/accelerator/fpga/all, or a name)");
+  throw std::invalid_argument(
+      "malformed device spec '" + std::string(text) + "' at position " + std::to_string(pos) +
+      ": " + what +
+      " (expected [platform:]device, alternatives separated by ','; "
+      "parts are an index, cpu/gpu/accelerator/fpga/custom/all, or a name)");
 }
 
 spec_part parse_part(std::string_view text, std::size_t begin, std::size_t end, bool is_platform) {
@@ -105,6 +106,7 @@ device_spec device_spec::parse(std::string_view text) {
       if (second != std::string_view::npos && second < e)
         malformed(text, second, "more than one ':' in an alternative");
       alt.platform = parse_part(text, b, colon, true);
+      alt.has_platform = true;
       alt.device = parse_part(text, colon + 1, e, false);
     } else {
       alt.device = parse_part(text, b, e, false);
@@ -156,7 +158,7 @@ std::vector<std::pair<std::size_t, std::size_t>> match(const device_spec& spec,
                                                        const std::vector<inventory_platform>& inv) {
   for (const auto& alt : spec.alternatives) {
     std::vector<std::pair<std::size_t, std::size_t>> found;
-    const bool global_index = alt.platform.k == spec_part::kind::any;
+    const bool global_index = !alt.has_platform;
     std::size_t flat = 0;
     for (std::size_t p = 0; p < inv.size(); ++p) {
       const bool plat_ok = platform_matches(alt.platform, p, inv[p]);
@@ -195,10 +197,13 @@ std::string not_found_message(std::string_view spec, std::string_view source,
                   "'. Available devices, with the spec that selects each:\n" + describe(inv);
   for (const auto& p : inv)
     if (p.devices.empty() && lower(p.name).find("portable computing language") != std::string::npos)
-      m +=
-          "POCL lists no device: it hides its CPU device when it cannot create its cache folder; "
-          "check that POCL_CACHE_DIR (or ~/.cache/pocl) is writable.\n";
-  m += "Select with ANYCL_DEVICE=<spec> or --device <spec>; 'anycl-info' shows details.";
+      m += std::string(
+               "POCL lists no device: it hides its devices when it cannot create its cache "
+               "folder (check that POCL_CACHE_DIR or ~/.cache/pocl is writable) or when "
+               "POCL_DEVICES names no driver it has (POCL_DEVICES=") +
+           (std::getenv("POCL_DEVICES") ? std::getenv("POCL_DEVICES") : "<unset>") +
+           "; 'pthread' is the CPU driver).\n";
+  m += "Select with ANYCL_DEVICE=<spec> or --device <spec>; 'clinfo' shows details.";
   return m;
 }
 }  // namespace detail
@@ -241,7 +246,8 @@ std::vector<device> select_devices(std::string_view spec) { return select(spec, 
 
 device select_device() {
   const char* env = std::getenv("ANYCL_DEVICE");
-  if (env != nullptr && trim(env, 0, std::string_view(env).size()).first != std::string_view(env).size())
+  if (env != nullptr &&
+      trim(env, 0, std::string_view(env).size()).first != std::string_view(env).size())
     return select(env, "ANYCL_DEVICE").front();
   return select("gpu,accelerator,cpu,all", "the default order").front();
 }

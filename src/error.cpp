@@ -126,12 +126,13 @@ struct hint_entry {
 };
 
 constexpr hint_entry hint_table[] = {
-    {-1, "no device of the requested type; run 'anycl-info' to see what exists"},
+    {-1, "no device of the requested type; run 'clinfo -l' to see what exists"},
     {-2, "the device exists but is busy or switched off"},
     {-3, "this device has no compiler (an FPGA?): load a prebuilt binary instead"},
     {-4, "the device ran out of memory for a buffer; free buffers or use smaller ones"},
-    {-5, "the device ran out of resources; a kernel may have read or written out of bounds, or "
-         "uses too many registers or too much local memory"},
+    {-5,
+     "the device ran out of resources; a kernel may have read or written out of bounds, or "
+     "uses too many registers or too much local memory"},
     {-6, "the host ran out of memory"},
     {-7, "create the queue with queue_properties{.profiling = true} and wait for the event first"},
     {-8, "source and destination ranges overlap"},
@@ -159,8 +160,9 @@ constexpr hint_entry hint_table[] = {
     {-57, "the wait list holds a null or invalid event"},
     {-59, "the operation is not allowed on this object or device"},
     {-61, "the buffer size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE"},
-    {-1001, "no OpenCL driver is installed: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
-            "vendor's OpenCL package; check with 'anycl-info'"},
+    {-1001,
+     "no OpenCL driver is installed: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
+     "vendor's OpenCL package; check with 'clinfo -l'"},
 };
 }  // namespace
 
@@ -179,8 +181,8 @@ std::string_view status_hint(cl_int status) noexcept {
 // --- exceptions ---
 namespace {
 std::string api_message(const std::string& call, cl_int status, const std::string& detail) {
-  std::string m = call + " failed: " + std::string(status_name(status)) + " (" +
-                  std::to_string(status) + ")";
+  std::string m =
+      call + " failed: " + std::string(status_name(status)) + " (" + std::to_string(status) + ")";
   if (!detail.empty()) m += ": " + detail;
   std::string_view hint = status_hint(status);
   if (!hint.empty() && status != CL_BUILD_PROGRAM_FAILURE) {
@@ -225,7 +227,7 @@ no_platform_error::no_platform_error(cl_int status)
                 "no OpenCL platform found (clGetPlatformIDs: " + std::string(status_name(status)) +
                     " (" + std::to_string(status) + ")).\n" +
                     "Install a driver: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
-                    "vendor's OpenCL package; check with 'anycl-info'. " +
+                    "vendor's OpenCL package; check with 'clinfo -l'. " +
                     loader_summary()) {}
 
 build_error::build_error(cl_int status, std::string source_name, std::string options,

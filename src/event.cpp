@@ -38,10 +38,10 @@ cl_int event::raw_status() const {
   detail::check_not_forked();
   if (!state_) throw std::invalid_argument("event: status of an empty event");
   cl_event ev = get();
-  return detail::query<cl_int>("clGetEventInfo", CL_EVENT_COMMAND_EXECUTION_STATUS,
-                               [&](size_t s, void* p, size_t* r) {
-                                 return clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, s, p, r);
-                               });
+  return detail::query<cl_int>(
+      "clGetEventInfo", CL_EVENT_COMMAND_EXECUTION_STATUS, [&](size_t s, void* p, size_t* r) {
+        return clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, s, p, r);
+      });
 }
 
 event_status event::status() const {
@@ -71,8 +71,9 @@ void event::wait() const {
     clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
   }
   std::unique_lock<std::mutex> lock(state_->m);
-  state_->cv.wait(lock, [&] { return state_->pending == 0; });
   if (status != CL_SUCCESS) {
+    // Some drivers (POCL 3.1) never call CL_COMPLETE callbacks of a failed user event, so do not
+    // wait for callbacks here: the failure is what wait() reports.
     lock.unlock();
     if (exec < 0)
       detail::throw_api_error("clWaitForEvents", exec,
@@ -80,6 +81,7 @@ void event::wait() const {
                               "did); the queue stays usable");
     detail::throw_api_error("clWaitForEvents", status, "waiting for one event");
   }
+  state_->cv.wait(lock, [&] { return state_->pending == 0; });
   if (state_->error) std::rethrow_exception(state_->error);
 }
 
@@ -105,7 +107,9 @@ std::chrono::nanoseconds event::submit_time() const {
 std::chrono::nanoseconds event::start_time() const {
   return profile(get(), CL_PROFILING_COMMAND_START);
 }
-std::chrono::nanoseconds event::end_time() const { return profile(get(), CL_PROFILING_COMMAND_END); }
+std::chrono::nanoseconds event::end_time() const {
+  return profile(get(), CL_PROFILING_COMMAND_END);
+}
 std::chrono::nanoseconds event::duration() const { return end_time() - start_time(); }
 
 // --- callbacks ---

@@ -5,16 +5,16 @@
 
 namespace anycl::detail {
 
-#define ANYCL_DEFINE_HANDLE_TRAITS(raw_type, retain_fn, release_fn)                          \
-  const char* const handle_traits<raw_type>::retain_call = #retain_fn;                       \
-  const char* const handle_traits<raw_type>::release_call = #release_fn;                     \
-  cl_int handle_traits<raw_type>::retain(raw_type raw) noexcept {                            \
-    if (in_forked_child()) return CL_SUCCESS;                                                \
-    return retain_fn(raw);                                                                   \
-  }                                                                                          \
-  cl_int handle_traits<raw_type>::release(raw_type raw) noexcept {                           \
-    if (in_forked_child()) return CL_SUCCESS;                                                \
-    return release_fn(raw);                                                                  \
+#define ANYCL_DEFINE_HANDLE_TRAITS(raw_type, retain_fn, release_fn)      \
+  const char* const handle_traits<raw_type>::retain_call = #retain_fn;   \
+  const char* const handle_traits<raw_type>::release_call = #release_fn; \
+  cl_int handle_traits<raw_type>::retain(raw_type raw) noexcept {        \
+    if (in_forked_child()) return CL_SUCCESS;                            \
+    return retain_fn(raw);                                               \
+  }                                                                      \
+  cl_int handle_traits<raw_type>::release(raw_type raw) noexcept {       \
+    if (in_forked_child()) return CL_SUCCESS;                            \
+    return release_fn(raw);                                              \
   }
 
 ANYCL_DEFINE_HANDLE_TRAITS(cl_device_id, clRetainDevice, clReleaseDevice)

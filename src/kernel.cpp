@@ -22,7 +22,7 @@ struct kernel_state {
   std::string name;
   std::string program_name;
   cl_uint num_args = 0;
-  std::mutex m;  // held while arguments are set and the kernel enqueued
+  std::mutex m;                       // held while arguments are set and the kernel enqueued
   std::vector<device_limits> limits;  // per device, filled on first launch there (under m)
 
   const launch_limits& limits_for(cl_device_id dev) {
@@ -57,10 +57,10 @@ std::shared_ptr<kernel_state> make_state(handle<cl_kernel> h, std::string progra
                                [&](size_t n, void* p, size_t* r) {
                                  return clGetKernelInfo(raw, CL_KERNEL_FUNCTION_NAME, n, p, r);
                                });
-  s->num_args = query<cl_uint>("clGetKernelInfo", CL_KERNEL_NUM_ARGS,
-                               [&](size_t n, void* p, size_t* r) {
-                                 return clGetKernelInfo(raw, CL_KERNEL_NUM_ARGS, n, p, r);
-                               });
+  s->num_args =
+      query<cl_uint>("clGetKernelInfo", CL_KERNEL_NUM_ARGS, [&](size_t n, void* p, size_t* r) {
+        return clGetKernelInfo(raw, CL_KERNEL_NUM_ARGS, n, p, r);
+      });
   return s;
 }
 
@@ -72,8 +72,9 @@ const std::string& empty_string() {
 kernel_state& require(const kernel& k, const char* what) {
   check_not_forked();
   if (k.state() == nullptr)
-    throw std::invalid_argument(std::string(what) + ": the kernel is empty (default-constructed or "
-                                                    "moved from)");
+    throw std::invalid_argument(std::string(what) +
+                                ": the kernel is empty (default-constructed or "
+                                "moved from)");
   return *k.state();
 }
 }  // namespace
@@ -91,8 +92,10 @@ void check_arity(const kernel& k, std::size_t expected) {
   kernel_state& s = require(k, "kernel_function");
   if (s.num_args != expected)
     throw std::invalid_argument("kernel '" + s.name + "' in '" + s.program_name + "' takes " +
-                                std::to_string(s.num_args) + " arguments; the kernel_function type "
-                                "lists " + std::to_string(expected));
+                                std::to_string(s.num_args) +
+                                " arguments; the kernel_function type "
+                                "lists " +
+                                std::to_string(expected));
 }
 
 event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
@@ -128,13 +131,12 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
                 s.program_name, "'");
   }
   cl_event ev = nullptr;
-  ANYCL_CHECK(clEnqueueNDRangeKernel(q.get(), raw, r.dims(),
-                                     r.offset().dims() != 0 ? r.offset().data() : nullptr,
-                                     r.global().data(),
-                                     r.local().dims() != 0 ? r.local().data() : nullptr,
-                                     waits.size(), waits.data(), &ev),
-              "clEnqueueNDRangeKernel", "kernel '", s.name, "' in '", s.program_name,
-              "', global ", r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
+  ANYCL_CHECK(clEnqueueNDRangeKernel(
+                  q.get(), raw, r.dims(), r.offset().dims() != 0 ? r.offset().data() : nullptr,
+                  r.global().data(), r.local().dims() != 0 ? r.local().data() : nullptr,
+                  waits.size(), waits.data(), &ev),
+              "clEnqueueNDRangeKernel", "kernel '", s.name, "' in '", s.program_name, "', global ",
+              r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
               r.dims() > 2 ? " x " + std::to_string(r.global()[2]) : "");
   return event::adopt(ev);
 }
@@ -153,8 +155,8 @@ kernel::kernel(const program& prog, const std::string& name) {
       auto names = prog.kernel_names();
       std::string list;
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      detail = "no kernel '" + name + "' in program '" + prog.name() + "'; kernels there: " +
-               (list.empty() ? std::string("none") : list);
+      detail = "no kernel '" + name + "' in program '" + prog.name() +
+               "'; kernels there: " + (list.empty() ? std::string("none") : list);
     } catch (const api_error&) {
       detail = "kernel '" + name + "': program '" + prog.name() +
                "' has not been built successfully; call build() first";
@@ -208,9 +210,9 @@ std::optional<kernel_arg_info> kernel::arg_info(cl_uint index) const {
   ANYCL_CHECK(get_string(CL_KERNEL_ARG_TYPE_NAME, info.type_name), "clGetKernelArgInfo",
               "argument ", index, " of kernel '", s.name, "'");
   cl_kernel_arg_address_qualifier q = 0;
-  ANYCL_CHECK(clGetKernelArgInfo(s.h.get(), index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(q), &q,
-                                 nullptr),
-              "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
+  ANYCL_CHECK(
+      clGetKernelArgInfo(s.h.get(), index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(q), &q, nullptr),
+      "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
   info.space = q == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? address_space::global
                : q == CL_KERNEL_ARG_ADDRESS_LOCAL    ? address_space::local
                : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? address_space::constant

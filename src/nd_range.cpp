@@ -3,6 +3,7 @@
 #include "anycl/nd_range.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -46,9 +47,19 @@ std::uint64_t env_cap() {
   static const std::uint64_t value = [] {
     const char* e = std::getenv("ANYCL_MAX_WORK_ITEMS");
     if (e == nullptr || *e == '\0') return default_cap;
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(e, &end, 10);
-    return (end != nullptr && *end == '\0' && v != 0) ? static_cast<std::uint64_t>(v) : default_cap;
+    // Digits only: strtoull alone would take "-1" as 2^64-1 and clamp overflows silently.
+    std::uint64_t v = 0;
+    for (const char* c = e; *c != '\0'; ++c) {
+      if (*c < '0' || *c > '9' || v > (UINT64_MAX - static_cast<unsigned>(*c - '0')) / 10) {
+        std::fprintf(stderr,
+                     "anycl: warning: ignoring ANYCL_MAX_WORK_ITEMS='%s' (not a number "
+                     "of work-items); using 2^40\n",
+                     e);
+        return default_cap;
+      }
+      v = v * 10 + static_cast<unsigned>(*c - '0');
+    }
+    return v != 0 ? v : default_cap;
   }();
   return value;
 }
@@ -69,65 +80,78 @@ std::uint64_t max_work_items() noexcept {
 
 namespace detail {
 
+namespace {
+// Kept out of line and cold: launches that pass build no strings.
+[[noreturn, gnu::cold]] void refuse(bool out_of_range, const char* kernel,
+                                    const std::string& what) {
+  std::string m = std::string("kernel '") + kernel + "': " + what;
+  if (out_of_range) throw std::out_of_range(m);
+  throw std::invalid_argument(m);
+}
+}  // namespace
+
 void validate_launch(const nd_range& r, const launch_limits& lim, std::uint64_t local_arg_bytes,
                      const char* kernel) {
-  const std::string who = std::string("kernel '") + kernel + "'";
   const unsigned dims = r.dims();
   if (dims > lim.max_dims)
-    throw std::invalid_argument(who + ": " + std::to_string(dims) +
-                                " dimensions, the device supports " + std::to_string(lim.max_dims));
+    refuse(
+        false, kernel,
+        std::to_string(dims) + " dimensions, the device supports " + std::to_string(lim.max_dims));
   const std::uint64_t cap = max_work_items();
   std::uint64_t total = 1;
   for (unsigned i = 0; i < dims; ++i) {
     std::uint64_t g = r.global()[i];
     if (g != 0 && total > cap / g)
-      throw std::invalid_argument(who + ": global size " + dims_text(r.global()) +
-                                  " exceeds the limit of " + std::to_string(cap) +
-                                  " work-items per launch (anycl::set_max_work_items or "
-                                  "ANYCL_MAX_WORK_ITEMS raise it)");
+      refuse(false, kernel,
+             "global size " + dims_text(r.global()) + " exceeds the limit of " +
+                 std::to_string(cap) +
+                 " work-items per launch (anycl::set_max_work_items or ANYCL_MAX_WORK_ITEMS raise "
+                 "it)");
     total *= g;
   }
   if (r.offset().dims() != 0)
     for (unsigned i = 0; i < dims; ++i)
       if (r.global()[i] > std::numeric_limits<std::size_t>::max() - r.offset()[i])
-        throw std::out_of_range(who + ": offset " + std::to_string(r.offset()[i]) +
-                                " + global size " + std::to_string(r.global()[i]) +
-                                " overflows size_t in dimension " + std::to_string(i));
+        refuse(true, kernel,
+               "offset " + std::to_string(r.offset()[i]) + " + global size " +
+                   std::to_string(r.global()[i]) + " overflows size_t in dimension " +
+                   std::to_string(i));
   if (r.local().dims() != 0) {
     std::uint64_t group = 1;
     for (unsigned i = 0; i < dims; ++i) {
-      std::size_t g = r.global()[i], l = r.local()[i];
-      if (l == 0)
-        throw std::invalid_argument(who + ": local size 0 in dimension " + std::to_string(i));
+      const std::size_t g = r.global()[i], l = r.local()[i];
+      if (l == 0) refuse(false, kernel, "local size 0 in dimension " + std::to_string(i));
       if (g % l != 0) {
-        std::size_t up = (g / l + 1) * l;
-        throw std::invalid_argument(who + ": global size " + std::to_string(g) +
-                                    " is not a multiple of local size " + std::to_string(l) +
-                                    " in dimension " + std::to_string(i) +
-                                    "; round the global size up to " + std::to_string(up) +
-                                    " and skip the extra work-items in the kernel");
+        const std::size_t max = std::numeric_limits<std::size_t>::max();
+        std::string fix = g / l + 1 <= max / l
+                              ? "round the global size up to " + std::to_string((g / l + 1) * l) +
+                                    " and skip the extra work-items in the kernel"
+                              : "no multiple of the local size that large fits in size_t";
+        refuse(false, kernel,
+               "global size " + std::to_string(g) + " is not a multiple of local size " +
+                   std::to_string(l) + " in dimension " + std::to_string(i) + "; " + fix);
       }
       if (lim.max_item_sizes[i] != 0 && l > lim.max_item_sizes[i])
-        throw std::invalid_argument(who + ": local size " + std::to_string(l) + " in dimension " +
-                                    std::to_string(i) + " exceeds the device's " +
-                                    std::to_string(lim.max_item_sizes[i]) +
-                                    " (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+        refuse(false, kernel,
+               "local size " + std::to_string(l) + " in dimension " + std::to_string(i) +
+                   " exceeds the device's " + std::to_string(lim.max_item_sizes[i]) +
+                   " (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
       group *= l;
     }
     if (lim.kernel_work_group_size != 0 && group > lim.kernel_work_group_size)
-      throw std::invalid_argument(who + ": work-group of " + dims_text(r.local()) + " = " +
-                                  std::to_string(group) + " work-items exceeds this kernel's " +
-                                  std::to_string(lim.kernel_work_group_size) +
-                                  " on the device (CL_KERNEL_WORK_GROUP_SIZE)");
+      refuse(false, kernel,
+             "work-group of " + dims_text(r.local()) + " = " + std::to_string(group) +
+                 " work-items exceeds this kernel's " + std::to_string(lim.kernel_work_group_size) +
+                 " on the device (CL_KERNEL_WORK_GROUP_SIZE)");
   }
   const std::uint64_t need = local_arg_bytes + lim.kernel_local_memory;
   if (need < local_arg_bytes || (lim.device_local_memory != 0 && need > lim.device_local_memory))
-    throw std::invalid_argument(who + ": needs " + std::to_string(need) + " bytes of __local memory (" +
-                                std::to_string(local_arg_bytes) + " in arguments + " +
-                                std::to_string(lim.kernel_local_memory) +
-                                " declared in the kernel), the device has " +
-                                std::to_string(lim.device_local_memory) +
-                                " (CL_DEVICE_LOCAL_MEM_SIZE)");
+    refuse(false, kernel,
+           "needs " + std::to_string(need) + " bytes of __local memory (" +
+               std::to_string(local_arg_bytes) + " in arguments + " +
+               std::to_string(lim.kernel_local_memory) +
+               " declared in the kernel), the device has " +
+               std::to_string(lim.device_local_memory) + " (CL_DEVICE_LOCAL_MEM_SIZE)");
 }
 
 }  // namespace detail

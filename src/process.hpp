@@ -6,7 +6,8 @@
 
 namespace anycl::detail {
 
-/// Throws used_after_fork in a child forked after this process first used OpenCL (drivers hang there).
+/// Throws used_after_fork in a child forked after this process first used OpenCL (drivers hang
+/// there).
 void check_not_forked();
 /// True in such a child; releases are skipped there (they would hang too).
 bool in_forked_child() noexcept;

@@ -110,15 +110,17 @@ program program::from_binaries(const anycl::context& ctx, const std::vector<devi
   }
   std::vector<cl_int> per_device(ids.size(), CL_SUCCESS);
   cl_int status = CL_SUCCESS;
-  cl_program raw = clCreateProgramWithBinary(ctx.get(), static_cast<cl_uint>(ids.size()), ids.data(),
-                                             sizes.data(), ptrs.data(), per_device.data(), &status);
+  cl_program raw =
+      clCreateProgramWithBinary(ctx.get(), static_cast<cl_uint>(ids.size()), ids.data(),
+                                sizes.data(), ptrs.data(), per_device.data(), &status);
   if (status != CL_SUCCESS) {
     std::string which;
     for (std::size_t i = 0; i < ids.size(); ++i)
       if (per_device[i] != CL_SUCCESS)
         which += " '" + devices[i].name() + "': " + std::string(status_name(per_device[i])) + ";";
-    detail::throw_api_error("clCreateProgramWithBinary", status,
-                            "program '" + name + "'" + (which.empty() ? "" : ", rejected by" + which));
+    detail::throw_api_error(
+        "clCreateProgramWithBinary", status,
+        "program '" + name + "'" + (which.empty() ? "" : ", rejected by" + which));
   }
   return program(detail::handle<cl_program>::adopt(raw), std::move(name));
 }
@@ -154,11 +156,10 @@ std::vector<device> program::devices() const {
 
 std::string program::build_log(const device& dev) const {
   detail::check_not_forked();
-  return detail::query<std::string>("clGetProgramBuildInfo", CL_PROGRAM_BUILD_LOG,
-                                    [&](size_t s, void* v, size_t* r) {
-                                      return clGetProgramBuildInfo(get(), dev.get(),
-                                                                   CL_PROGRAM_BUILD_LOG, s, v, r);
-                                    });
+  return detail::query<std::string>(
+      "clGetProgramBuildInfo", CL_PROGRAM_BUILD_LOG, [&](size_t s, void* v, size_t* r) {
+        return clGetProgramBuildInfo(get(), dev.get(), CL_PROGRAM_BUILD_LOG, s, v, r);
+      });
 }
 
 void program::build(const build_options& options, const std::vector<device>& devices) {
@@ -216,17 +217,17 @@ std::vector<std::string> program::kernel_names() const {
   std::string joined;
   cl_int status = CL_SUCCESS;
   try {
-    joined = detail::query<std::string>("clGetProgramInfo", CL_PROGRAM_KERNEL_NAMES,
-                                        [&](size_t s, void* v, size_t* r) {
-                                          return clGetProgramInfo(get(), CL_PROGRAM_KERNEL_NAMES, s,
-                                                                  v, r);
-                                        });
+    joined = detail::query<std::string>(
+        "clGetProgramInfo", CL_PROGRAM_KERNEL_NAMES, [&](size_t s, void* v, size_t* r) {
+          return clGetProgramInfo(get(), CL_PROGRAM_KERNEL_NAMES, s, v, r);
+        });
   } catch (const api_error& e) {
     status = e.status();
   }
   if (status != CL_SUCCESS)
-    detail::throw_api_error("clGetProgramInfo", status,
-                            "program '" + name_ + "' has not been built successfully; call build() first");
+    detail::throw_api_error(
+        "clGetProgramInfo", status,
+        "program '" + name_ + "' has not been built successfully; call build() first");
   std::vector<std::string> names;
   std::size_t start = 0;
   while (start <= joined.size() && !joined.empty()) {

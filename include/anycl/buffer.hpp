@@ -27,17 +27,21 @@ enum class memory_access { read_write, read_only, write_only };
 class ANYCL_EXPORT buffer {
  public:
   buffer() noexcept = default;
-  /// Allocates `bytes` bytes (clCreateBuffer). Sizes above the devices' CL_DEVICE_MAX_MEM_ALLOC_SIZE
-  /// throw api_error(CL_INVALID_BUFFER_SIZE) before the call, naming the limit.
-  buffer(const anycl::context& ctx, std::size_t bytes, memory_access access = memory_access::read_write);
-  /// Allocates and fills from host memory (CL_MEM_COPY_HOST_PTR); `data` may be null only if bytes is 0.
+  /// Allocates `bytes` bytes (clCreateBuffer). Sizes above the devices'
+  /// CL_DEVICE_MAX_MEM_ALLOC_SIZE throw api_error(CL_INVALID_BUFFER_SIZE) before the call, naming
+  /// the limit.
+  buffer(const anycl::context& ctx, std::size_t bytes,
+         memory_access access = memory_access::read_write);
+  /// Allocates and fills from host memory (CL_MEM_COPY_HOST_PTR); `data` may be null only if bytes
+  /// is 0.
   buffer(const anycl::context& ctx, const void* data, std::size_t bytes,
          memory_access access = memory_access::read_write);
   /// A buffer holding a copy of `data`.
   template <class T>
   static buffer from(const anycl::context& ctx, const std::vector<T>& data,
                      memory_access access = memory_access::read_write) {
-    static_assert(std::is_trivially_copyable_v<T>, "buffer::from needs trivially copyable elements");
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "buffer::from needs trivially copyable elements");
     return buffer(ctx, data.data(), data.size() * sizeof(T), access);
   }
 
@@ -49,8 +53,8 @@ class ANYCL_EXPORT buffer {
   bool empty() const noexcept { return size_ == 0; }
   anycl::context context() const;
 
-  /// A buffer aliasing [offset, offset + bytes) of this one (clCreateSubBuffer). The offset must be a
-  /// multiple of the devices' CL_DEVICE_MEM_BASE_ADDR_ALIGN; checked before the call.
+  /// A buffer aliasing [offset, offset + bytes) of this one (clCreateSubBuffer). The offset must be
+  /// a multiple of the devices' CL_DEVICE_MEM_BASE_ADDR_ALIGN; checked before the call.
   buffer sub_buffer(std::size_t offset, std::size_t bytes,
                     memory_access access = memory_access::read_write) const;
 

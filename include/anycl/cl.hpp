@@ -3,7 +3,8 @@
 #pragma once
 
 #ifndef CL_TARGET_OPENCL_VERSION
-#error "CL_TARGET_OPENCL_VERSION is set by the anycl::anycl target; link to it instead of adding the include path by hand"
+#error \
+    "CL_TARGET_OPENCL_VERSION is set by the anycl::anycl target; link to it instead of adding the include path by hand"
 #endif
 
 #include <CL/cl.h>

@@ -89,7 +89,8 @@ class ANYCL_EXPORT command_queue {
   }
   /// Copies a vector of exactly `dst.size()` elements (std::invalid_argument otherwise).
   template <class T>
-  void write(const buffer_view<T>& dst, const std::vector<T>& src, const wait_list& waits = {}) const {
+  void write(const buffer_view<T>& dst, const std::vector<T>& src,
+             const wait_list& waits = {}) const {
     check_host_size(src.size(), dst.size());
     write(dst, src.data(), waits);
   }
@@ -144,7 +145,8 @@ class ANYCL_EXPORT command_queue {
                       waits);
   }
   template <class T>
-  event copy(const buffer_view<T>& src, const buffer_view<T>& dst, const wait_list& waits = {}) const {
+  event copy(const buffer_view<T>& src, const buffer_view<T>& dst,
+             const wait_list& waits = {}) const {
     return copy(buffer_view<const T>(src), dst, waits);
   }
   /// Sets every element of `dst` to `value` (clEnqueueFillBuffer).
@@ -158,8 +160,8 @@ class ANYCL_EXPORT command_queue {
   template <class T>
   mapped_region<T> map(const buffer_view<T>& view, map_access access = map_access::read_write,
                        const wait_list& waits = {}) const {
-    return mapped_region<T>(map_bytes(view.buffer(), view.byte_offset(), view.bytes(), access, waits),
-                            view.size());
+    return mapped_region<T>(
+        map_bytes(view.buffer(), view.byte_offset(), view.bytes(), access, waits), view.size());
   }
 
   // --- untyped transfers (bytes); ranges are checked against the buffer, zero sizes are no-ops ---

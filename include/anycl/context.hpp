@@ -24,7 +24,9 @@ class ANYCL_EXPORT context {
   /// A context for the device a selection spec picks (see select_device).
   static context from_spec(std::string_view spec);
 
-  static context adopt(cl_context raw) noexcept { return context(detail::handle<cl_context>::adopt(raw)); }
+  static context adopt(cl_context raw) noexcept {
+    return context(detail::handle<cl_context>::adopt(raw));
+  }
   static context retain(cl_context raw) { return context(detail::handle<cl_context>::retain(raw)); }
 
   cl_context get() const noexcept { return h_.get(); }

@@ -34,16 +34,16 @@ class ANYCL_EXPORT device {
   std::string opencl_c_version() const;  ///< CL_DEVICE_OPENCL_C_VERSION
   std::string extensions() const;        ///< CL_DEVICE_EXTENSIONS, space-separated
   bool has_extension(std::string_view name) const;
-  device_type type() const;                  ///< the first of cpu/gpu/accelerator/custom it reports
-  cl_uint compute_units() const;             ///< CL_DEVICE_MAX_COMPUTE_UNITS
-  cl_uint max_clock_mhz() const;             ///< CL_DEVICE_MAX_CLOCK_FREQUENCY
-  cl_ulong global_memory() const;            ///< CL_DEVICE_GLOBAL_MEM_SIZE, bytes
-  cl_ulong local_memory() const;             ///< CL_DEVICE_LOCAL_MEM_SIZE, bytes
-  cl_ulong max_alloc() const;                ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes
-  std::size_t max_work_group_size() const;   ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
+  device_type type() const;                 ///< the first of cpu/gpu/accelerator/custom it reports
+  cl_uint compute_units() const;            ///< CL_DEVICE_MAX_COMPUTE_UNITS
+  cl_uint max_clock_mhz() const;            ///< CL_DEVICE_MAX_CLOCK_FREQUENCY
+  cl_ulong global_memory() const;           ///< CL_DEVICE_GLOBAL_MEM_SIZE, bytes
+  cl_ulong local_memory() const;            ///< CL_DEVICE_LOCAL_MEM_SIZE, bytes
+  cl_ulong max_alloc() const;               ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes
+  std::size_t max_work_group_size() const;  ///< CL_DEVICE_MAX_WORK_GROUP_SIZE
   std::vector<std::size_t> max_work_item_sizes() const;  ///< per dimension
-  bool fp64() const;                         ///< double precision supported
-  bool compiler_available() const;           ///< false on FPGAs: only prebuilt binaries run there
+  bool fp64() const;                                     ///< double precision supported
+  bool compiler_available() const;  ///< false on FPGAs: only prebuilt binaries run there
   /// Major and minor OpenCL version of the device, from version().
   std::pair<int, int> version_number() const;
   anycl::platform platform() const;
@@ -58,7 +58,8 @@ class ANYCL_EXPORT device {
   std::vector<unsigned char> info_bytes(cl_device_info param) const;
 
   /// Splits the device into sub-devices of `units` compute units each
-  /// (CL_DEVICE_PARTITION_EQUALLY); throws std::invalid_argument for 0 and api_error from the driver.
+  /// (CL_DEVICE_PARTITION_EQUALLY); throws std::invalid_argument for 0 and api_error from the
+  /// driver.
   std::vector<device> create_sub_devices_equally(unsigned units) const;
   /// Splits the device into sub-devices with the given compute-unit counts
   /// (CL_DEVICE_PARTITION_BY_COUNTS); counts must be non-empty and positive.

@@ -4,9 +4,11 @@
 //   spec        := alternative (',' alternative)*        first alternative that matches wins
 //   alternative := [platform ':'] device
 //   platform    := index | 'all' | name-or-vendor substring (case-insensitive)
-//   device      := index | 'cpu' | 'gpu' | 'accelerator' | 'fpga' | 'all' | name substring
+//   device      := index | 'cpu' | 'gpu' | 'accelerator' | 'fpga' | 'custom' | 'all' | name
+//   substring
 //
-// A device index counts within the platform when one is given, else across all platforms in order.
+// A device index counts within the platform when a platform part is given (even 'all'), else across
+// all platforms in order.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +33,9 @@ struct spec_part {
 
 /// One alternative: an optional platform part and a device part.
 struct spec_alternative {
-  spec_part platform;  ///< kind::any when not given
+  spec_part platform;  ///< kind::any when not given or 'all'
   spec_part device;
+  bool has_platform = false;  ///< a platform part was written: device indices count per platform
 };
 
 /// A parsed device spec. parse() throws std::invalid_argument naming the position of the problem.

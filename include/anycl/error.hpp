@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// AnyCL's exception types and the status-name table: every failing OpenCL call becomes one of these.
+// AnyCL's exception types and the status-name table: every failing OpenCL call becomes one of
+// these.
 #pragma once
 
 #include <functional>
@@ -13,8 +14,8 @@
 
 namespace anycl {
 
-/// The name of an OpenCL status code ("CL_INVALID_KERNEL_NAME"), covering OpenCL 3.0 core and the common
-/// extension codes (-1001 included); "unknown OpenCL status" for anything else.
+/// The name of an OpenCL status code ("CL_INVALID_KERNEL_NAME"), covering OpenCL 3.0 core and the
+/// common extension codes (-1001 included); "unknown OpenCL status" for anything else.
 ANYCL_EXPORT std::string_view status_name(cl_int status) noexcept;
 
 /// A short hint on what usually causes `status` and what to do about it; empty where there is none.
@@ -48,7 +49,8 @@ class ANYCL_EXPORT api_error : public error {
   std::string detail_;
 };
 
-/// clGetPlatformIDs found no platform (-1001): what() says which package to install and how to check.
+/// clGetPlatformIDs found no platform (-1001): what() says which package to install and how to
+/// check.
 class ANYCL_EXPORT no_platform_error : public api_error {
  public:
   explicit no_platform_error(cl_int status);
@@ -63,7 +65,8 @@ struct build_log {
 /// clBuildProgram failed: carries every device's log, the options and the source's name.
 class ANYCL_EXPORT build_error : public api_error {
  public:
-  build_error(cl_int status, std::string source_name, std::string options, std::vector<build_log> logs);
+  build_error(cl_int status, std::string source_name, std::string options,
+              std::vector<build_log> logs);
   const std::string& source_name() const noexcept { return source_name_; }
   const std::string& options() const noexcept { return options_; }
   const std::vector<build_log>& logs() const noexcept { return logs_; }
@@ -81,8 +84,8 @@ class ANYCL_EXPORT device_not_found : public error {
   using error::error;
 };
 
-/// OpenCL was used in a child process forked after the parent initialised OpenCL; drivers hang there.
-/// Start children with posix_spawn/exec instead, or fork before the first OpenCL use.
+/// OpenCL was used in a child process forked after the parent initialised OpenCL; drivers hang
+/// there. Start children with posix_spawn/exec instead, or fork before the first OpenCL use.
 class ANYCL_EXPORT used_after_fork : public error {
  public:
   using error::error;
@@ -90,8 +93,8 @@ class ANYCL_EXPORT used_after_fork : public error {
 
 /// Called when a release in a destructor fails (destructors never throw). `object` names the type
 /// ("cl_mem"), `call` the release function.
-using cleanup_error_handler = std::function<void(std::string_view object, std::string_view call,
-                                                 cl_int status)>;
+using cleanup_error_handler =
+    std::function<void(std::string_view object, std::string_view call, cl_int status)>;
 
 /// Replaces the cleanup-error handler and returns the previous one; an empty handler restores the
 /// default, which prints one warning line to stderr.

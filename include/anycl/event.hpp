@@ -32,9 +32,10 @@ class ANYCL_EXPORT event {
   cl_event get() const noexcept;
   explicit operator bool() const noexcept { return get() != nullptr; }
 
-  /// Blocks until the command completes (clWaitForEvents) and until the callbacks registered through
-  /// on_complete() have run. Throws api_error if the command failed (with its status), and rethrows
-  /// the first exception thrown by one of those callbacks. Do not call it from inside a callback.
+  /// Blocks until the command completes (clWaitForEvents) and until the callbacks registered
+  /// through on_complete() have run. Throws api_error if the command failed (with its status), and
+  /// rethrows the first exception thrown by one of those callbacks. Do not call it from inside a
+  /// callback.
   void wait() const;
 
   /// The execution status; event_status::error when the status is negative (see raw_status()).

@@ -44,20 +44,20 @@ struct kernel_arg_info {
 
 /// What a kernel needs on one device (clGetKernelWorkGroupInfo).
 struct work_group_info {
-  std::size_t work_group_size = 0;             ///< most work-items per group for this kernel
-  std::array<std::size_t, 3> compile_size{};   ///< reqd_work_group_size, or zeros
-  cl_ulong local_memory = 0;                   ///< static __local bytes
-  cl_ulong private_memory = 0;                 ///< bytes per work-item
-  std::size_t preferred_multiple = 0;          ///< preferred work-group size multiple
+  std::size_t work_group_size = 0;            ///< most work-items per group for this kernel
+  std::array<std::size_t, 3> compile_size{};  ///< reqd_work_group_size, or zeros
+  cl_ulong local_memory = 0;                  ///< static __local bytes
+  cl_ulong private_memory = 0;                ///< bytes per work-item
+  std::size_t preferred_multiple = 0;         ///< preferred work-group size multiple
 };
 
-/// Owns a cl_kernel plus a lock: arguments are set and the kernel enqueued as one step under it, so one
-/// kernel object (and its copies) may be launched from many threads at once.
+/// Owns a cl_kernel plus a lock: arguments are set and the kernel enqueued as one step under it, so
+/// one kernel object (and its copies) may be launched from many threads at once.
 class ANYCL_EXPORT kernel {
  public:
   kernel() noexcept = default;
-  /// clCreateKernel; throws api_error naming the kernels that exist if `name` is not one of them, or
-  /// saying the program is not built.
+  /// clCreateKernel; throws api_error naming the kernels that exist if `name` is not one of them,
+  /// or saying the program is not built.
   kernel(const program& prog, const std::string& name);
   static kernel retain(cl_kernel raw);
 
@@ -99,10 +99,12 @@ struct arg_traits {
   static_assert(!std::is_pointer_v<T>,
                 "AnyCL: a raw pointer cannot be a kernel argument; pass an anycl::buffer or "
                 "anycl::buffer_view for __global memory, or anycl::local_memory<T> for __local");
-  static_assert(!std::is_same_v<T, bool>, "AnyCL: OpenCL kernels cannot take bool arguments; use int");
-  static_assert(std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
-                "AnyCL: kernel arguments must be trivially copyable scalars, vectors (cl_float4) or "
-                "plain structs, buffers or local_memory");
+  static_assert(!std::is_same_v<T, bool>,
+                "AnyCL: OpenCL kernels cannot take bool arguments; use int");
+  static_assert(
+      std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
+      "AnyCL: kernel arguments must be trivially copyable scalars, vectors (cl_float4) or "
+      "plain structs, buffers or local_memory");
   static kernel_arg make(const T& v) noexcept {
     kernel_arg a;
     a.size = sizeof(T);
@@ -153,15 +155,17 @@ ANYCL_EXPORT void check_arity(const kernel& k, std::size_t expected);
 
 }  // namespace detail
 
-/// A kernel with its argument types fixed at compile time: arity is checked once against the kernel,
-/// arguments convert to Ts at the call, raw pointers and non-trivial types are rejected by
+/// A kernel with its argument types fixed at compile time: arity is checked once against the
+/// kernel, arguments convert to Ts at the call, raw pointers and non-trivial types are rejected by
 /// static_assert. Thread-safe like kernel.
 template <class... Ts>
 class kernel_function {
  public:
   kernel_function() = default;
   /// Throws std::invalid_argument if the kernel does not take sizeof...(Ts) arguments.
-  explicit kernel_function(anycl::kernel k) : k_(std::move(k)) { detail::check_arity(k_, sizeof...(Ts)); }
+  explicit kernel_function(anycl::kernel k) : k_(std::move(k)) {
+    detail::check_arity(k_, sizeof...(Ts));
+  }
   kernel_function(const program& prog, const std::string& name)
       : kernel_function(anycl::kernel(prog, name)) {}
 

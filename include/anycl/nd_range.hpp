@@ -30,8 +30,8 @@ class ANYCL_EXPORT range {
   unsigned dims_ = 0;
 };
 
-/// Where a kernel runs: a global size, optionally a local (work-group) size and a global offset, each
-/// with the same number of dimensions. Throws std::invalid_argument for a global size with 0
+/// Where a kernel runs: a global size, optionally a local (work-group) size and a global offset,
+/// each with the same number of dimensions. Throws std::invalid_argument for a global size with 0
 /// dimensions, or a local size or offset whose dimension count differs.
 class ANYCL_EXPORT nd_range {
  public:
@@ -47,8 +47,9 @@ class ANYCL_EXPORT nd_range {
   range global_, local_, offset_;
 };
 
-/// The most work-items one launch may have before AnyCL refuses it (some drivers accept absurd sizes
-/// and run practically forever). Default 2^40, or ANYCL_MAX_WORK_ITEMS; setting 0 restores that.
+/// The most work-items one launch may have before AnyCL refuses it (some drivers accept absurd
+/// sizes and run practically forever). Default 2^40, or ANYCL_MAX_WORK_ITEMS; setting 0 restores
+/// that.
 ANYCL_EXPORT void set_max_work_items(std::uint64_t limit) noexcept;
 ANYCL_EXPORT std::uint64_t max_work_items() noexcept;
 

@@ -19,8 +19,8 @@ class kernel;
 template <class... Ts>
 class kernel_function;
 
-/// Options for clBuildProgram, built up by name; str() is what the compiler sees. ANYCL_BUILD_OPTIONS
-/// from the environment is appended at build time.
+/// Options for clBuildProgram, built up by name; str() is what the compiler sees.
+/// ANYCL_BUILD_OPTIONS from the environment is appended at build time.
 class ANYCL_EXPORT build_options {
  public:
   build_options() = default;
@@ -47,9 +47,9 @@ class ANYCL_EXPORT program {
   /// Creates from OpenCL C source (clCreateProgramWithSource). Throws std::invalid_argument if the
   /// source contains a NUL byte (drivers silently truncate there), naming its offset.
   program(const anycl::context& ctx, std::string_view source, std::string name = "<source>");
-  /// Creates from one binary per device (clCreateProgramWithBinary); build() still has to be called.
-  /// Throws std::invalid_argument for mismatched counts or empty binaries, api_error with the devices
-  /// whose binary was rejected.
+  /// Creates from one binary per device (clCreateProgramWithBinary); build() still has to be
+  /// called. Throws std::invalid_argument for mismatched counts or empty binaries, api_error with
+  /// the devices whose binary was rejected.
   static program from_binaries(const anycl::context& ctx, const std::vector<device>& devices,
                                const std::vector<std::vector<unsigned char>>& binaries,
                                std::string name = "<binary>");

@@ -14,14 +14,14 @@ namespace anycl::detail {
 template <class Raw>
 struct handle_traits;
 
-#define ANYCL_DECLARE_HANDLE_TRAITS(raw_type)               \
-  template <>                                               \
-  struct ANYCL_EXPORT handle_traits<raw_type> {             \
-    static constexpr const char* name = #raw_type;          \
-    static const char* const retain_call;                   \
-    static const char* const release_call;                  \
-    static cl_int retain(raw_type raw) noexcept;            \
-    static cl_int release(raw_type raw) noexcept;           \
+#define ANYCL_DECLARE_HANDLE_TRAITS(raw_type)      \
+  template <>                                      \
+  struct ANYCL_EXPORT handle_traits<raw_type> {    \
+    static constexpr const char* name = #raw_type; \
+    static const char* const retain_call;          \
+    static const char* const release_call;         \
+    static cl_int retain(raw_type raw) noexcept;   \
+    static cl_int release(raw_type raw) noexcept;  \
   }
 
 ANYCL_DECLARE_HANDLE_TRAITS(cl_device_id);
@@ -34,7 +34,8 @@ ANYCL_DECLARE_HANDLE_TRAITS(cl_event);
 #undef ANYCL_DECLARE_HANDLE_TRAITS
 
 /// Owns one reference to a `Raw` object: copying retains, moving steals, destruction releases.
-/// Raw handles come in only through adopt() (takes the reference) or retain() (borrows and retains).
+/// Raw handles come in only through adopt() (takes the reference) or retain() (borrows and
+/// retains).
 template <class Raw, class Traits = handle_traits<Raw>>
 class handle {
  public:

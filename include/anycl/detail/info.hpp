@@ -25,19 +25,21 @@ T from_info_bytes(const std::vector<unsigned char>& bytes, const char* what) {
     return s;
   } else if constexpr (is_std_vector<T>::value) {
     using U = typename T::value_type;
-    static_assert(std::is_trivially_copyable_v<U>, "info<std::vector<U>> needs a trivially copyable U");
+    static_assert(std::is_trivially_copyable_v<U>,
+                  "info<std::vector<U>> needs a trivially copyable U");
     if (bytes.size() % sizeof(U) != 0)
-      throw std::invalid_argument(std::string(what) + ": answer of " + std::to_string(bytes.size()) +
-                                  " bytes is not a whole number of " + std::to_string(sizeof(U)) +
-                                  "-byte elements");
+      throw std::invalid_argument(
+          std::string(what) + ": answer of " + std::to_string(bytes.size()) +
+          " bytes is not a whole number of " + std::to_string(sizeof(U)) + "-byte elements");
     T out(bytes.size() / sizeof(U));
     if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
     return out;
   } else {
     static_assert(std::is_trivially_copyable_v<T>, "info<T> needs a trivially copyable T");
     if (bytes.size() != sizeof(T))
-      throw std::invalid_argument(std::string(what) + ": answer has " + std::to_string(bytes.size()) +
-                                  " bytes, the requested type " + std::to_string(sizeof(T)));
+      throw std::invalid_argument(std::string(what) + ": answer has " +
+                                  std::to_string(bytes.size()) + " bytes, the requested type " +
+                                  std::to_string(sizeof(T)));
     T out;
     std::memcpy(&out, bytes.data(), sizeof(T));
     return out;

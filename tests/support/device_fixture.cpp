@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// The device suite's setup (fail, or skip only when allowed, without a device) and fixtures.
+#include "support/device_fixture.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "support/setup.hpp"
+
+namespace anycl::test {
+
+int suite_setup() {
+  if (const char* e = std::getenv("ANYCL_TEST_EXPECT_NO_PLATFORM"); e && std::strcmp(e, "1") == 0)
+    return -1;
+  try {
+    anycl::device d = anycl::select_device();
+    std::printf("device under test: %s (%s, %s)\n", d.name().c_str(), d.version().c_str(),
+                d.platform().name().c_str());
+    return -1;
+  } catch (const std::exception& ex) {
+    const char* allow = std::getenv("ANYCL_TEST_ALLOW_NO_DEVICE");
+    if (allow != nullptr && std::strcmp(allow, "1") == 0) {
+      std::printf(
+          "no OpenCL device; skipping the device suite (ANYCL_TEST_ALLOW_NO_DEVICE=1): %s\n",
+          ex.what());
+      return 77;
+    }
+    std::fprintf(stderr,
+                 "the device suite needs an OpenCL device and found none:\n%s\n"
+                 "(set ANYCL_TEST_ALLOW_NO_DEVICE=1 to skip instead of failing)\n",
+                 ex.what());
+    return 1;
+  }
+}
+
+env::env() : dev(anycl::select_device()), ctx(dev), queue(ctx, dev, {false, true}) {}
+
+std::string read_source(const std::string& relative_path) {
+  std::string path = std::string(ANYCL_TEST_SOURCE_DIR) + "/" + relative_path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("test: cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+anycl::program build(const anycl::context& ctx, const std::string& relative_path,
+                     const anycl::build_options& options) {
+  anycl::program p(ctx, read_source(relative_path), relative_path);
+  p.build(options);
+  return p;
+}
+
+}  // namespace anycl::test
