@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Consumer of an installed AnyCL: runs the shipped saxpy kernel and checks it against the host.
+#include <cstdio>
+#include <vector>
+
+#include "anycl/anycl.hpp"
+
+int main() {
+  try {
+    anycl::command_queue q = anycl::command_queue::from_spec("all");
+    anycl::context ctx = q.context();
+    anycl::program prog(ctx, *anycl::embedded_kernel_source("anycl/demo.cl"), "anycl/demo.cl");
+    prog.build();
+    const cl_uint n = 100;
+    std::vector<float> x(n, 2.0f), y(n, 1.0f);
+    auto xb = anycl::buffer::from(ctx, x), yb = anycl::buffer::from(ctx, y);
+    auto saxpy = prog.function<cl_uint, float, anycl::buffer_view<const float>,
+                               anycl::buffer_view<float>>("anycl_saxpy");
+    saxpy(q, anycl::nd_range{n}, n, 3.0f, xb, yb);
+    for (float v : q.read(anycl::buffer_view<float>(yb)))
+      if (v != 7.0f) {
+        std::fprintf(stderr, "consumer: wrong result %g\n", v);
+        return 1;
+      }
+    std::printf("consumer: AnyCL %s works from the install tree\n", anycl::version());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "consumer: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs everything AnyCL needs to build, test and run on Debian 12; safe to run again.
+set -euo pipefail
+
+packages=(
+  cmake g++ ninja-build ccache pkg-config      # build
+  opencl-headers ocl-icd-opencl-dev            # OpenCL headers and the ICD loader
+  pocl-opencl-icd                              # an OpenCL driver for the CPU
+  libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL
+  catch2 libbenchmark-dev                      # tests and benchmarks
+  clinfo                                       # checks the OpenCL installation
+)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  sudo=sudo
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
