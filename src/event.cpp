@@ -14,29 +14,28 @@
 
 namespace anycl {
 
-event event::adopt(cl_event raw) {
+namespace detail {
+callback_sync_t& callback_sync() {
+  static callback_sync_t sync;
+  return sync;
+}
+}  // namespace detail
+
+event event::adopt(cl_event raw) noexcept {
   event e;
-  if (raw != nullptr) {
-    e.state_ = std::make_shared<detail::event_state>();
-    e.state_->h = detail::handle<cl_event>::adopt(raw);
-  }
+  e.h_ = detail::handle<cl_event>::adopt(raw);
   return e;
 }
 
 event event::retain(cl_event raw) {
   event e;
-  if (raw != nullptr) {
-    e.state_ = std::make_shared<detail::event_state>();
-    e.state_->h = detail::handle<cl_event>::retain(raw);
-  }
+  e.h_ = detail::handle<cl_event>::retain(raw);
   return e;
 }
 
-cl_event event::get() const noexcept { return state_ ? state_->h.get() : nullptr; }
-
 cl_int event::raw_status() const {
   detail::check_not_forked();
-  if (!state_) throw std::invalid_argument("event: status of an empty event");
+  if (!h_) throw std::invalid_argument("event: status of an empty event");
   cl_event ev = get();
   return detail::query<cl_int>(
       "clGetEventInfo", CL_EVENT_COMMAND_EXECUTION_STATUS, [&](size_t s, void* p, size_t* r) {
@@ -62,7 +61,7 @@ event_status event::status() const {
 
 void event::wait() const {
   detail::check_not_forked();
-  if (!state_) return;
+  if (!h_) return;
   cl_event ev = get();
   cl_int status = clWaitForEvents(1, &ev);
   cl_int exec = CL_COMPLETE;
@@ -70,7 +69,9 @@ void event::wait() const {
     // The wait fails when the command failed; report the command's own status where we can.
     clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
   }
-  std::unique_lock<std::mutex> lock(state_->m);
+  if (status == CL_SUCCESS && !std::atomic_load(&state_)) return;
+  auto& sync = detail::callback_sync();
+  std::unique_lock<std::mutex> lock(sync.m);
   if (status != CL_SUCCESS) {
     // Some drivers (POCL 3.1) never call CL_COMPLETE callbacks of a failed user event, so do not
     // wait for callbacks here: the failure is what wait() reports.
@@ -81,7 +82,7 @@ void event::wait() const {
                               "did); the queue stays usable");
     detail::throw_api_error("clWaitForEvents", status, "waiting for one event");
   }
-  state_->cv.wait(lock, [&] { return state_->pending == 0; });
+  sync.cv.wait(lock, [&] { return state_->pending == 0; });
   if (state_->error) std::rethrow_exception(state_->error);
 }
 
@@ -128,10 +129,11 @@ void CL_CALLBACK callback_trampoline(cl_event, cl_int status, void* user) noexce
     thrown = std::current_exception();
   }
   if (auto state = data->state.lock()) {
-    std::lock_guard<std::mutex> lock(state->m);
+    auto& sync = detail::callback_sync();
+    std::lock_guard<std::mutex> lock(sync.m);
     if (thrown && !state->error) state->error = thrown;
     --state->pending;
-    state->cv.notify_all();
+    sync.cv.notify_all();
   } else if (thrown) {
     std::fprintf(stderr,
                  "anycl: warning: an event callback threw after every copy of its event was "
@@ -142,17 +144,21 @@ void CL_CALLBACK callback_trampoline(cl_event, cl_int status, void* user) noexce
 
 void event::on_complete(std::function<void(cl_int status)> fn) const {
   detail::check_not_forked();
-  if (!state_) throw std::invalid_argument("event::on_complete on an empty event");
+  if (!h_) throw std::invalid_argument("event::on_complete on an empty event");
   if (!fn) throw std::invalid_argument("event::on_complete: empty callback");
-  auto data = std::make_unique<callback_data>(callback_data{state_, std::move(fn)});
+  auto& sync = detail::callback_sync();
+  std::shared_ptr<detail::event_state> state;
   {
-    std::lock_guard<std::mutex> lock(state_->m);
-    ++state_->pending;
+    std::lock_guard<std::mutex> lock(sync.m);
+    if (!state_) std::atomic_store(&state_, std::make_shared<detail::event_state>());
+    state = state_;
+    ++state->pending;
   }
+  auto data = std::make_unique<callback_data>(callback_data{state, std::move(fn)});
   cl_int status = clSetEventCallback(get(), CL_COMPLETE, callback_trampoline, data.get());
   if (status != CL_SUCCESS) {
-    std::lock_guard<std::mutex> lock(state_->m);
-    --state_->pending;
+    std::lock_guard<std::mutex> lock(sync.m);
+    --state->pending;
   }
   ANYCL_CHECK(status, "clSetEventCallback", "registering a completion callback");
   data.release();  // the trampoline owns it now

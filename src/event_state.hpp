@@ -2,6 +2,7 @@
 // What copies of one event share: the cl_event, and the callbacks' pending count and exception.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -10,12 +11,17 @@
 
 namespace anycl::detail {
 
+/// Exists only for events with callbacks. Guarded by the process-wide callback_sync(): callbacks
+/// are rare next to launches, which therefore allocate and lock nothing for them.
 struct event_state {
-  handle<cl_event> h;
-  std::mutex m;
-  std::condition_variable cv;
   int pending = 0;           // callbacks registered through on_complete that have not run yet
   std::exception_ptr error;  // the first exception one of them threw
 };
+
+struct callback_sync_t {
+  std::mutex m;  // guards every event_state's pending and error
+  std::condition_variable cv;
+};
+callback_sync_t& callback_sync();
 
 }  // namespace anycl::detail

@@ -22,15 +22,16 @@ struct event_state;
 /// The state of a command, from clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS).
 enum class event_status { queued, submitted, running, complete, error };
 
-/// Owns a cl_event. Copies share the event and the exception a callback may have thrown.
+/// Owns a cl_event (copies retain it). Copies made after on_complete() also share the exception a
+/// callback may throw.
 class ANYCL_EXPORT event {
  public:
   event() noexcept = default;
-  static event adopt(cl_event raw);
+  static event adopt(cl_event raw) noexcept;
   static event retain(cl_event raw);
 
-  cl_event get() const noexcept;
-  explicit operator bool() const noexcept { return get() != nullptr; }
+  cl_event get() const noexcept { return h_.get(); }
+  explicit operator bool() const noexcept { return static_cast<bool>(h_); }
 
   /// Blocks until the command completes (clWaitForEvents) and until the callbacks registered
   /// through on_complete() have run. Throws api_error if the command failed (with its status), and
@@ -58,7 +59,9 @@ class ANYCL_EXPORT event {
   void on_complete(std::function<void(cl_int status)> fn) const;
 
  protected:
-  std::shared_ptr<detail::event_state> state_;
+  detail::handle<cl_event> h_;
+  // Created by the first on_complete(); launches without callbacks allocate nothing.
+  mutable std::shared_ptr<detail::event_state> state_;
 };
 
 /// An event completed by the host (clCreateUserEvent): a gate for commands that wait on it.
