@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "support/device_fixture.hpp"
+#include "support/quirks.hpp"
 
 using Catch::Matchers::Contains;
 
@@ -30,19 +31,26 @@ TEST_CASE("event: a failed dependency surfaces at wait() and the queue stays usa
   anycl::buffer buf(e.ctx, 64 * sizeof(int));
   e.queue.fill(anycl::buffer_view<int>(buf), 7).wait();
   anycl::user_event gate(e.ctx);
-  anycl::event run = e.queue.launch_after({gate}, prog.kernel("add_one"), anycl::nd_range{64}, buf);
+  anycl::event run;
+  const bool dependent = !anycl::test::quirks::failed_dependency_race(e.dev);
+  if (dependent)
+    run = e.queue.launch_after({gate}, prog.kernel("add_one"), anycl::nd_range{64}, buf);
   gate.set_error(-5);
   CHECK(gate.status() == anycl::event_status::error);
   REQUIRE_THROWS_WHAT(gate.wait(), anycl::api_error, Contains("clWaitForEvents"));
-  try {
-    run.wait();
-    FAIL("waiting on a command whose dependency failed did not throw");
-  } catch (const anycl::api_error& err) {
-    CHECK(err.status() < 0);
-    CHECK_THAT(err.what(), Contains("failed"));
+  if (dependent) {
+    try {
+      run.wait();
+      FAIL("waiting on a command whose dependency failed did not throw");
+    } catch (const anycl::api_error& err) {
+      CHECK(err.status() < 0);
+      CHECK_THAT(err.what(), Contains("failed"));
+    }
   }
   // The queue still works.
   e.queue.launch(prog.kernel("add_one"), anycl::nd_range{64}, buf).wait();
+  // 7 + the one launch that ran: the command behind the failed gate did not.
+  for (int v : e.queue.read(anycl::buffer_view<int>(buf))) CHECK(v == 8);
   REQUIRE_THROWS_WHAT(gate.set_error(3), std::invalid_argument, Contains("not negative"));
 }
 
@@ -101,13 +109,17 @@ TEST_CASE("event: an exception thrown by a callback is rethrown from wait()", "[
   }
   SECTION("a failed user event passes its status to the callback") {
     anycl::user_event gate(e.ctx);
+    if (anycl::test::quirks::no_callbacks_on_failed_user_event(e.dev)) {
+      // The callback would never run and its data would leak; check the failure alone.
+      gate.set_error(-7);
+      REQUIRE_THROWS_WHAT(gate.wait(), anycl::api_error, Contains("(-7)"));
+      return;
+    }
     std::atomic<cl_int> seen{0};
     gate.on_complete([&](cl_int status) { seen = status; });
     gate.set_error(-7);
-    REQUIRE_THROWS_WHAT(gate.wait(), anycl::api_error, Contains("CL_") && Contains("(-7)"));
-    // The spec calls CL_COMPLETE callbacks on failure too; POCL 3.1 does not for user events.
-    // Either way wait() must not hang, and a callback that ran saw the failure.
-    CHECK((seen == 0 || seen == -7));
+    REQUIRE_THROWS_WHAT(gate.wait(), anycl::api_error, Contains("(-7)"));
+    CHECK(seen == -7);
   }
 }
 

@@ -83,11 +83,11 @@ arguments cli::parse(int argc, char** argv) const {
   }
   if (a.has("help")) {
     std::cout << usage();
-    std::exit(0);
+    throw exit_now{0};
   }
   if (a.has("version")) {
     std::cout << tool_ << " (AnyCL) " << anycl::version() << "\n";
-    std::exit(0);
+    throw exit_now{0};
   }
   return a;
 }
@@ -109,6 +109,8 @@ int run_tool(const cli& c, int argc, char** argv,
   try {
     arguments args = c.parse(argc, argv);
     return body(args);
+  } catch (const exit_now& e) {
+    return e.code;
   } catch (const usage_error& e) {
     std::cerr << c.tool() << ": " << e.what() << "\n\n" << c.usage();
     return 2;

@@ -19,6 +19,12 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown by parse() after --help or --version: run_tool returns `code` (destructors run, unlike
+/// std::exit).
+struct exit_now {
+  int code;
+};
+
 /// What parse() found.
 struct arguments {
   std::map<std::string, std::string> values;  ///< options given, by name without "--"
@@ -37,7 +43,8 @@ class cli {
   cli& flag(const std::string& name, const std::string& help);
   /// An option with a value, e.g. --device SPEC or --device=SPEC.
   cli& option(const std::string& name, const std::string& metavar, const std::string& help);
-  /// Parses argv; prints help or version and exits 0 for --help/--version; throws usage_error.
+  /// Parses argv; prints help or version and throws exit_now{0} for --help/--version; throws
+  /// usage_error for bad usage.
   arguments parse(int argc, char** argv) const;
   std::string usage() const;
   const std::string& tool() const noexcept { return tool_; }
