@@ -14,8 +14,9 @@ int main() {
     const cl_uint n = 100;
     std::vector<float> x(n, 2.0f), y(n, 1.0f);
     auto xb = anycl::buffer::from(ctx, x), yb = anycl::buffer::from(ctx, y);
-    auto saxpy = prog.function<cl_uint, float, anycl::buffer_view<const float>,
-                               anycl::buffer_view<float>>("anycl_saxpy");
+    auto saxpy =
+        prog.function<cl_uint, float, anycl::buffer_view<const float>, anycl::buffer_view<float>>(
+            "anycl_saxpy");
     saxpy(q, anycl::nd_range{n}, n, 3.0f, xb, yb);
     for (float v : q.read(anycl::buffer_view<float>(yb)))
       if (v != 7.0f) {
