@@ -93,6 +93,11 @@ struct kernel_arg {
   kind k = kind::value;
 };
 
+template <class T>
+struct is_buffer_view : std::false_type {};
+template <class T>
+struct is_buffer_view<buffer_view<T>> : std::true_type {};
+
 /// How a host value becomes a kernel argument; specialised for buffers and local memory.
 template <class T, class = void>
 struct arg_traits {
@@ -153,6 +158,21 @@ event launch(const kernel& k, const command_queue& q, const nd_range& r, const w
 /// Throws std::invalid_argument unless the kernel has `expected` arguments.
 ANYCL_EXPORT void check_arity(const kernel& k, std::size_t expected);
 
+/// Converts a call argument to the declared parameter type T, except that a buffer given for a
+/// buffer_view parameter passes straight through (a temporary view would retain and release the
+/// cl_mem on every launch).
+template <class T, class A>
+decltype(auto) as_param(const A& a) {
+  static_assert(
+      std::is_convertible_v<const A&, T>,
+      "AnyCL: a kernel_function argument does not convert to the declared parameter type");
+  if constexpr (std::is_same_v<A, T> || (std::is_same_v<A, buffer> && is_buffer_view<T>::value)) {
+    return static_cast<const A&>(a);
+  } else {
+    return static_cast<T>(a);
+  }
+}
+
 }  // namespace detail
 
 /// A kernel with its argument types fixed at compile time: arity is checked once against the
@@ -169,14 +189,17 @@ class kernel_function {
   kernel_function(const program& prog, const std::string& name)
       : kernel_function(anycl::kernel(prog, name)) {}
 
-  /// Enqueues the kernel on `queue` over `range` with `args`; returns the command's event.
-  event operator()(const command_queue& queue, const nd_range& range, const Ts&... args) const {
-    return detail::launch<Ts...>(k_, queue, range, wait_list{}, args...);
+  /// Enqueues the kernel on `queue` over `range` with `args`, each converted to its Ts; returns the
+  /// command's event.
+  template <class... Args, class = std::enable_if_t<sizeof...(Args) == sizeof...(Ts)>>
+  event operator()(const command_queue& queue, const nd_range& range, const Args&... args) const {
+    return detail::launch(k_, queue, range, wait_list{}, detail::as_param<Ts>(args)...);
   }
   /// The same, after the events in `waits`.
+  template <class... Args, class = std::enable_if_t<sizeof...(Args) == sizeof...(Ts)>>
   event operator()(const command_queue& queue, const nd_range& range, const wait_list& waits,
-                   const Ts&... args) const {
-    return detail::launch<Ts...>(k_, queue, range, waits, args...);
+                   const Args&... args) const {
+    return detail::launch(k_, queue, range, waits, detail::as_param<Ts>(args)...);
   }
   const anycl::kernel& kernel() const noexcept { return k_; }
 
