@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Programs and kernels: builds, logs, binaries, kernel lookup and argument info.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -179,4 +182,39 @@ TEST_CASE("kernel: empty kernels and programs give clear errors", "[kernel]") {
   REQUIRE_THROWS_WHAT(k.arg_info(0), std::invalid_argument, Contains("kernel is empty"));
   REQUIRE_THROWS_WHAT(anycl::kernel(anycl::program(), "x"), std::invalid_argument,
                       Contains("program is empty"));
+}
+
+namespace {
+/// Runs `fn` with stderr redirected to a temporary file and returns what was written there.
+template <class Fn>
+std::string capture_stderr(Fn fn) {
+  std::fflush(stderr);
+  FILE* tmp = std::tmpfile();
+  REQUIRE(tmp != nullptr);
+  const int saved = dup(fileno(stderr));
+  dup2(fileno(tmp), fileno(stderr));
+  fn();
+  std::fflush(stderr);
+  dup2(saved, fileno(stderr));
+  close(saved);
+  std::rewind(tmp);
+  std::string out;
+  for (int c; (c = std::fgetc(tmp)) != EOF;) out += static_cast<char>(c);
+  std::fclose(tmp);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("program: ANYCL_COMPILER_OUTPUT=1 prints a successful build's log", "[program][env]") {
+  anycl::test::env e;
+  const std::string src =
+      "#warning \"anycl-test-warning\"\n__kernel void w(__global int* a) { a[0] = 1; }\n";
+  std::string quiet = capture_stderr([&] { anycl::program(e.ctx, src, "warn.cl").build(); });
+  CHECK_THAT(quiet, !Contains("anycl-test-warning"));
+  setenv("ANYCL_COMPILER_OUTPUT", "1", 1);
+  anycl::program prog(e.ctx, src, "warn.cl");
+  std::string loud = capture_stderr([&] { prog.build(); });
+  unsetenv("ANYCL_COMPILER_OUTPUT");
+  CHECK_THAT(loud, Contains("build log of 'warn.cl'") && Contains("anycl-test-warning"));
+  CHECK_THAT(prog.build_log(e.dev), Contains("anycl-test-warning"));
 }
