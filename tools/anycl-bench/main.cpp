@@ -205,7 +205,7 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
     throw usage_error("unexpected argument '" + args.positional.front() +
                       "' (Google Benchmark flags go after '--')");
   const std::size_t launches = args.number("launches", 10000);
-  const std::size_t repetitions = args.number("repetitions", 5);
+  const std::size_t repetitions = args.number("repetitions", 15);
   if (launches == 0) throw usage_error("--launches must be at least 1");
   if (repetitions == 0) throw usage_error("--repetitions must be at least 1");
   const bool host_only = args.has("host-only");
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
       "(e.g. -- --benchmark_min_time=0.1).");
   c.flag("json", "print the comparisons as JSON on stdout")
       .option("launches", "N", "launches per benchmark iteration (default 10000)")
-      .option("repetitions", "N", "interleaved rounds; the median is reported (default 5)")
+      .option("repetitions", "N", "interleaved rounds; the median is reported (default 15)")
       .flag("host-only", "time only the enqueues (queue held behind a user event, finish untimed)");
   split_args s = split(argc, argv);
   return anycl::tools::run_tool(
