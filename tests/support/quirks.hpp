@@ -12,11 +12,6 @@ inline bool is_pocl(const anycl::device& d) {
   return d.platform().name().find("Portable Computing Language") != std::string::npos;
 }
 
-/// POCL can finish a command twice when a user event it waits on fails, releasing its queue early;
-/// a driver thread then crashes in a later test (seen here on POCL 3.1 as a rare SIGSEGV in
-/// POclReleaseEvent). https://github.com/pocl/pocl/pull/2216
-inline bool failed_dependency_race(const anycl::device& d) { return is_pocl(d); }
-
 /// POCL 3.1 never calls the CL_COMPLETE callbacks of a user event set to a negative status (the
 /// spec says they run on failure too), so their data is never freed.
 inline bool no_callbacks_on_failed_user_event(const anycl::device& d) { return is_pocl(d); }
