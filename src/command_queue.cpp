@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "anycl/device_selector.hpp"
+#include "event_state.hpp"
 #include "info.hpp"
 #include "process.hpp"
 
@@ -126,14 +127,8 @@ void command_queue::check_host_size(std::size_t host, std::size_t device) {
 // --- untyped transfers ---
 namespace {
 void wait_raw(const char* call, cl_event ev) {
-  cl_int status = clWaitForEvents(1, &ev);
-  if (status != CL_SUCCESS) {
-    cl_int exec = status;
-    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
-    clReleaseEvent(ev);
-    ANYCL_CHECK(exec < 0 ? exec : status, call, "the transfer failed");
-  }
-  clReleaseEvent(ev);
+  event owner = event::adopt(ev);  // released on every path
+  detail::wait_for_event(ev, call, "the transfer failed");
 }
 
 /// A zero-byte transfer is a no-op that still respects its wait list.

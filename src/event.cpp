@@ -59,31 +59,30 @@ event_status event::status() const {
   }
 }
 
+namespace detail {
+void wait_for_event(cl_event ev, const char* call, const char* detail) {
+  cl_int status = clWaitForEvents(1, &ev);
+  if (status == CL_SUCCESS) return;
+  cl_int exec = CL_COMPLETE;
+  clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
+  throw_api_error(call, exec < 0 ? exec : status, detail);
+}
+}  // namespace detail
+
 void event::wait() const {
   detail::check_not_forked();
   if (!h_) return;
-  cl_event ev = get();
-  cl_int status = clWaitForEvents(1, &ev);
-  cl_int exec = CL_COMPLETE;
-  if (status != CL_SUCCESS) {
-    // The wait fails when the command failed; report the command's own status where we can.
-    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(exec), &exec, nullptr);
-  }
-  if (status == CL_SUCCESS && !std::atomic_load(&state_)) return;
+  // On failure this throws without waiting for callbacks: some drivers (POCL 3.1) never call the
+  // CL_COMPLETE callbacks of a failed user event.
+  detail::wait_for_event(get(), "clWaitForEvents",
+                         "the command failed with this status (or a command it waited for did); "
+                         "the queue stays usable");
+  auto state = std::atomic_load(&state_);
+  if (!state) return;
   auto& sync = detail::callback_sync();
   std::unique_lock<std::mutex> lock(sync.m);
-  if (status != CL_SUCCESS) {
-    // Some drivers (POCL 3.1) never call CL_COMPLETE callbacks of a failed user event, so do not
-    // wait for callbacks here: the failure is what wait() reports.
-    lock.unlock();
-    if (exec < 0)
-      detail::throw_api_error("clWaitForEvents", exec,
-                              "the command failed with this status (or a command it waited for "
-                              "did); the queue stays usable");
-    detail::throw_api_error("clWaitForEvents", status, "waiting for one event");
-  }
-  sync.cv.wait(lock, [&] { return state_->pending == 0; });
-  if (state_->error) std::rethrow_exception(state_->error);
+  sync.cv.wait(lock, [&] { return state->pending == 0; });
+  if (state->error) std::rethrow_exception(state->error);
 }
 
 namespace {

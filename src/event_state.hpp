@@ -24,4 +24,8 @@ struct callback_sync_t {
 };
 callback_sync_t& callback_sync();
 
+/// Waits for `ev`; if the command failed, throws api_error{call} with the command's own status
+/// (clWaitForEvents only says that some event failed) and `detail`.
+void wait_for_event(cl_event ev, const char* call, const char* detail);
+
 }  // namespace anycl::detail
