@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
+#include "hooks.hpp"
 #include "info.hpp"
 #include "process.hpp"
 
@@ -24,6 +25,8 @@ struct kernel_state {
   cl_uint num_args = 0;
   std::mutex m;                       // held while arguments are set and the kernel enqueued
   std::vector<device_limits> limits;  // per device, filled on first launch there (under m)
+  std::shared_ptr<first_launch_hook>
+      hook;  // the program's; dropped after this kernel's first launch
 
   const launch_limits& limits_for(cl_device_id dev) {
     for (const auto& l : limits)
@@ -138,7 +141,12 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
               "clEnqueueNDRangeKernel", "kernel '", s.name, "' in '", s.program_name, "', global ",
               r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
               r.dims() > 2 ? " x " + std::to_string(r.global()[2]) : "");
-  return event::adopt(ev);
+  event out = event::adopt(ev);
+  if (s.hook) {
+    std::shared_ptr<first_launch_hook> hook = std::move(s.hook);
+    if (!hook->fired.exchange(true)) hook->launched(ev);
+  }
+  return out;
 }
 
 }  // namespace detail
@@ -164,6 +172,7 @@ kernel::kernel(const program& prog, const std::string& name) {
     detail::throw_api_error("clCreateKernel", status, detail);
   }
   state_ = detail::make_state(detail::handle<cl_kernel>::adopt(raw), prog.name());
+  if (prog.launch_hook() && !prog.launch_hook()->fired.load()) state_->hook = prog.launch_hook();
 }
 
 kernel kernel::retain(cl_kernel raw) {

@@ -55,6 +55,7 @@ build_options& build_options::define(std::string_view name, std::string_view val
 build_options& build_options::include_dir(std::string_view dir) {
   check_token("include_dir", dir, false);
   append(text_, "-I" + std::string(dir));
+  include_dirs_.emplace_back(dir);
   return *this;
 }
 build_options& build_options::cl_std(std::string_view version) {
@@ -67,6 +68,13 @@ build_options& build_options::flag(std::string_view raw) {
     throw std::invalid_argument("build_options::flag: contains a NUL byte");
   if (!raw.empty()) append(text_, raw);
   return *this;
+}
+
+std::string build_options::with_environment() const {
+  std::string opts = text_;
+  if (const char* extra = std::getenv("ANYCL_BUILD_OPTIONS"); extra != nullptr && *extra != '\0')
+    append(opts, extra);
+  return opts;
 }
 
 // --- programs ---
@@ -165,11 +173,7 @@ std::string program::build_log(const device& dev) const {
 void program::build(const build_options& options, const std::vector<device>& devices) {
   detail::check_not_forked();
   if (!h_) throw std::invalid_argument("program '" + name_ + "' is empty");
-  std::string opts = options.str();
-  if (const char* extra = std::getenv("ANYCL_BUILD_OPTIONS"); extra != nullptr && *extra != '\0') {
-    if (!opts.empty()) opts += ' ';
-    opts += extra;
-  }
+  std::string opts = options.with_environment();
   options_ = opts;
   std::vector<device> targets = devices.empty() ? this->devices() : devices;
   std::vector<cl_device_id> ids;

@@ -11,6 +11,7 @@
 #include "anycl/error.hpp"
 #include "anycl/event.hpp"
 #include "anycl/kernel.hpp"
+#include "anycl/kernel_loader.hpp"
 #include "anycl/nd_range.hpp"
 #include "anycl/platform.hpp"
 #include "anycl/program.hpp"

@@ -3,6 +3,7 @@
 // these.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -89,6 +90,33 @@ class ANYCL_EXPORT device_not_found : public error {
 class ANYCL_EXPORT used_after_fork : public error {
  public:
   using error::error;
+};
+
+/// A kernel source file cannot be used: missing, unreadable, not a regular file, too large, holds a
+/// NUL byte, or an `#include` in it is missing or cyclic. path() is the file at fault (for an
+/// `#include`, the file that contains it) and line() the line of the `#include` (0 when none).
+class ANYCL_EXPORT source_error : public error {
+ public:
+  source_error(std::string path, std::size_t line, const std::string& message)
+      : error(message), path_(std::move(path)), line_(line) {}
+  const std::string& path() const noexcept { return path_; }
+  std::size_t line() const noexcept { return line_; }
+
+ private:
+  std::string path_;
+  std::size_t line_;
+};
+
+/// A device that cannot compile source (or a loader in binary-only mode) has no prebuilt binary
+/// for a program. what() lists every file looked for and the anycl-build command that makes one.
+class ANYCL_EXPORT binary_not_found : public error {
+ public:
+  binary_not_found(const std::string& message, std::vector<std::string> candidates)
+      : error(message), candidates_(std::move(candidates)) {}
+  const std::vector<std::string>& candidates() const noexcept { return candidates_; }
+
+ private:
+  std::vector<std::string> candidates_;
 };
 
 /// Called when a release in a destructor fails (destructors never throw). `object` names the type

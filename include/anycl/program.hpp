@@ -2,6 +2,7 @@
 // Programs from OpenCL C source or binaries, build options, and failed builds with their logs.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@
 namespace anycl {
 
 class kernel;
+namespace detail {
+struct first_launch_hook;
+}
 template <class... Ts>
 class kernel_function;
 
@@ -35,9 +39,14 @@ class ANYCL_EXPORT build_options {
   /// Any other option, passed through unchanged (e.g. "-cl-fast-relaxed-math").
   build_options& flag(std::string_view raw);
   const std::string& str() const noexcept { return text_; }
+  /// str() with ANYCL_BUILD_OPTIONS appended: what a build passes to the compiler.
+  std::string with_environment() const;
+  /// The include_dir()s, in order: kernel_loader looks for `#include`d files there too.
+  const std::vector<std::string>& include_dirs() const noexcept { return include_dirs_; }
 
  private:
   std::string text_;
+  std::vector<std::string> include_dirs_;
 };
 
 /// Owns a cl_program. `name` (usually the source file) appears in every message about it.
@@ -82,12 +91,20 @@ class ANYCL_EXPORT program {
   template <class... Ts>
   kernel_function<Ts...> function(const std::string& name) const;
 
+  /// (internal) Run once when the first launch of any kernel made from this program completes;
+  /// the kernel loader saves binaries then, as some drivers compile at first launch.
+  const std::shared_ptr<detail::first_launch_hook>& launch_hook() const noexcept { return hook_; }
+  void set_launch_hook(std::shared_ptr<detail::first_launch_hook> hook) noexcept {
+    hook_ = std::move(hook);
+  }
+
  private:
   program(detail::handle<cl_program> h, std::string name) noexcept
       : h_(std::move(h)), name_(std::move(name)) {}
   detail::handle<cl_program> h_;
   std::string name_;
   std::string options_;
+  std::shared_ptr<detail::first_launch_hook> hook_;
 };
 
 /// The copy of `cl_kernels/<path>` embedded in the library at build time, if there is one.

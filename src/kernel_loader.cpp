@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: Apache-2.0
+// kernel_loader: search path, in-memory sharing of built programs, the disk cache, and prebuilt
+// binaries for devices without a compiler.
+#include "anycl/kernel_loader.hpp"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <map>
+#include <mutex>
+#include <system_error>
+
+#include "anycl/detail/digest.hpp"
+#include "anycl/platform.hpp"
+#include "hooks.hpp"
+#include "process.hpp"
+#include "program_cache.hpp"
+#include "sources.hpp"
+
+namespace anycl {
+namespace detail {
+namespace fs = std::filesystem;
+
+namespace {
+/// Platform, device and driver: a binary is only valid where all of these match.
+std::string identity_of(const device& dev) {
+  anycl::platform p = dev.platform();
+  sha256 h;
+  h.field(p.name()).field(p.version()).field(dev.name()).field(dev.vendor()).field(dev.version());
+  h.field(dev.driver_version());
+  return to_hex(h.finish());
+}
+
+digest prebuilt_key(const std::string& identity) {
+  return sha256().field("anycl prebuilt binary").field(identity).finish();
+}
+
+/// The installed share/anycl/cl_kernels, found relative to this library (or, when it is linked
+/// statically, to the executable), so that a relocated install tree still finds it. A path fixed
+/// at build time is not used: a stale install there would shadow a build tree's own kernels.
+std::string installed_kernels_dir() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&installed_kernels_dir), &info) == 0 ||
+      info.dli_fname == nullptr)
+    return {};
+  std::error_code ec;
+  fs::path self = fs::canonical(fs::path(info.dli_fname), ec);
+  if (ec) return {};
+#ifdef ANYCL_STATIC_DEFINE
+  fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_BINDIR;
+#else
+  fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_LIBDIR;
+#endif
+  dir = dir.lexically_normal();
+  return fs::is_directory(dir, ec) ? dir.string() : std::string();
+}
+
+bool cache_enabled_by_env() {
+  const char* c = std::getenv("ANYCL_CACHE");
+  if (c == nullptr) return true;
+  std::string v = c;
+  return !(v == "off" || v == "0" || v == "false" || v == "no");
+}
+
+/// Saves the binaries of a program built from source when its first launch completes: POCL
+/// compiles the kernel at first launch and freezes the binary at the first CL_PROGRAM_BINARIES
+/// query, so a binary taken right after clBuildProgram costs that compile again in every process
+/// (measured ~38-70 ms vs 0.2 ms).
+struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_launch> {
+  cl_program prog = nullptr;  // not owned: the program or a kernel of it is alive while armed
+  std::string dir;
+  std::vector<device> devices;
+  std::vector<digest> keys;
+
+  void launched(cl_event ev) noexcept override {
+    if (in_forked_child()) return;
+    auto* self = new std::shared_ptr<save_on_launch>(shared_from_this());
+    if (clRetainProgram(prog) != CL_SUCCESS) {
+      delete self;
+      return;
+    }
+    begin_pending_write();
+    if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, self) != CL_SUCCESS) {
+      clReleaseProgram(prog);
+      end_pending_write();
+      delete self;
+    }
+  }
+
+  static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
+    auto* self = static_cast<std::shared_ptr<save_on_launch>*>(user);
+    try {
+      if (status == CL_COMPLETE) (*self)->save();
+    } catch (...) {  // a cache that cannot be written is never fatal
+    }
+    clReleaseProgram((*self)->prog);
+    delete self;
+    end_pending_write();
+  }
+
+  void save() {
+    program p = program::retain(prog);
+    auto ids = p.devices();
+    auto bins = p.binaries();
+    for (std::size_t i = 0; i < devices.size(); ++i)
+      for (std::size_t j = 0; j < ids.size() && j < bins.size(); ++j)
+        if (ids[j] == devices[i] && !bins[j].empty()) cache_write(dir, keys[i], bins[j]);
+  }
+};
+
+std::string slug(const std::string& name) {
+  std::string s;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!s.empty() && s.back() != '-') {
+      s += '-';
+    }
+    if (s.size() >= 24) break;
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.empty() ? "device" : s;
+}
+}  // namespace
+
+struct loader_state {
+  anycl::context ctx;
+  loader_options options;
+  std::vector<std::string> dirs;  // code, ANYCL_KERNEL_PATH, installed
+  std::vector<device> devices;
+  std::vector<std::string> identities;
+  bool prebuilt_only = false;  // binary_only, or a device without a compiler
+  std::string cache_dir;       // empty: no disk cache
+  std::mutex m;
+  std::map<std::string, std::shared_future<program>> programs;
+
+  std::vector<std::string> include_dirs(const build_options& o) const {
+    std::vector<std::string> all = o.include_dirs();
+    all.insert(all.end(), dirs.begin(), dirs.end());
+    return all;
+  }
+
+  program build(const resolved_source& src, const build_options& options);
+  program build_prebuilt(std::string_view file, const build_options& options);
+  std::vector<std::string> candidates(std::string_view file, const device& dev,
+                                      std::size_t index) const;
+};
+
+std::vector<std::string> loader_state::candidates(std::string_view file, const device& dev,
+                                                  std::size_t index) const {
+  fs::path f(file);
+  std::string stem = f.stem().string();
+  std::vector<fs::path> places;
+  if (f.is_absolute()) {
+    places.push_back(f.parent_path());
+  } else {
+    for (const auto& d : dirs) places.push_back(fs::path(d) / f.parent_path());
+  }
+  std::string key = slug(dev.name()) + "-" + identities[index].substr(0, 12);
+  std::vector<std::string> out;
+  for (const auto& p : places)
+    for (const std::string& name : {stem + "." + key + ".bin", stem + ".aocx", stem + ".xclbin"})
+      out.push_back((p / name).lexically_normal().string());
+  return out;
+}
+
+program loader_state::build_prebuilt(std::string_view file, const build_options& options) {
+  std::vector<std::vector<unsigned char>> bins;
+  std::vector<std::string> looked;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    auto list = candidates(file, devices[i], i);
+    bool found = false;
+    for (const auto& path : list) {
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0) continue;
+      std::vector<unsigned char> data;
+      std::string why;
+      if (!read_small_file(path, entry_max_payload + entry_header_size, data, why))
+        throw binary_not_found("prebuilt binary " + path + " cannot be read: " + why, list);
+      if (path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0) {
+        why = check_entry(data.data(), data.size(), prebuilt_key(identities[i]));
+        if (!why.empty())
+          throw binary_not_found("prebuilt binary " + path + " is unusable: " + why +
+                                     "; make it again with: anycl-build " + std::string(file) +
+                                     " --device '" + devices[i].name() + "' -o " + path,
+                                 list);
+        data.erase(data.begin(), data.begin() + entry_header_size);
+      } else if (data.empty()) {
+        throw binary_not_found("prebuilt binary " + path + " is empty", list);
+      }
+      bins.push_back(std::move(data));
+      found = true;
+      break;
+    }
+    if (!found) {
+      std::string why = devices[i].compiler_available() ? "the loader is in binary-only mode"
+                                                        : "it has no compiler";
+      std::string msg = "no prebuilt binary of '" + std::string(file) + "' for device '" +
+                        devices[i].name() + "' (" + why + "); looked for:";
+      for (const auto& c : list) msg += "\n  " + c;
+      if (list.empty()) msg += " (no folders on the search path)";
+      msg += "\nmake one with: anycl-build " + std::string(file) + " --device '" +
+             devices[i].name() + "'" + (list.empty() ? "" : " -o " + list.front());
+      throw binary_not_found(msg, list);
+    }
+  }
+  program p = program::from_binaries(ctx, devices, bins, std::string(file));
+  p.build(options);
+  return p;
+}
+
+program loader_state::build(const resolved_source& src, const build_options& options) {
+  std::vector<digest> keys;
+  if (!cache_dir.empty()) {
+    std::string opts = options.with_environment();
+    std::vector<std::vector<unsigned char>> bins;
+    for (const auto& id : identities) {
+      keys.push_back(sha256()
+                         .field("anycl cache entry")
+                         .field(std::to_string(entry_format_version))
+                         .field(src.text)
+                         .field(opts)
+                         .field(id)
+                         .finish());
+      if (bins.size() + 1 == keys.size())
+        if (auto b = cache_read(cache_dir, keys.back())) bins.push_back(std::move(*b));
+    }
+    if (bins.size() == devices.size()) {
+      try {
+        program p = program::from_binaries(ctx, devices, bins, src.name);
+        p.build(options);
+        count_hits(static_cast<unsigned>(devices.size()));
+        return p;
+      } catch (const api_error& e) {  // a binary the driver refuses: rebuild from source
+        for (const auto& k : keys) cache_reject(cache_dir, k, std::string(status_name(e.status())));
+      }
+    }
+    count_misses(static_cast<unsigned>(devices.size()));
+  }
+  program p(ctx, src.text, src.name);
+  p.build(options);
+  if (!keys.empty()) {
+    auto hook = std::make_shared<save_on_launch>();
+    hook->prog = p.get();
+    hook->dir = cache_dir;
+    hook->devices = devices;
+    hook->keys = keys;
+    p.set_launch_hook(std::move(hook));
+  }
+  return p;
+}
+
+}  // namespace detail
+
+// --- kernel_loader ---
+kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
+    : s_(std::make_shared<detail::loader_state>()) {
+  if (!ctx) throw std::invalid_argument("kernel_loader: the context is empty");
+  auto& s = *s_;
+  s.ctx = std::move(ctx);
+  s.options = std::move(options);
+  s.dirs = s.options.search_path;
+  if (s.options.use_environment)
+    if (const char* env = std::getenv("ANYCL_KERNEL_PATH")) {
+      std::string_view rest = env;
+      while (!rest.empty()) {
+        std::size_t colon = rest.find(':');
+        std::string_view part = rest.substr(0, colon);
+        if (!part.empty()) s.dirs.emplace_back(part);
+        if (colon == std::string_view::npos) break;
+        rest.remove_prefix(colon + 1);
+      }
+    }
+  if (std::string installed = detail::installed_kernels_dir(); !installed.empty())
+    s.dirs.push_back(installed);
+  s.devices = s.ctx.devices();
+  s.prebuilt_only = s.options.binary_only;
+  for (const device& d : s.devices) {
+    s.identities.push_back(detail::identity_of(d));
+    if (!d.compiler_available()) s.prebuilt_only = true;
+  }
+  bool cache_on = s.options.disk_cache.value_or(detail::cache_enabled_by_env());
+  if (cache_on) s.cache_dir = s.options.cache_dir ? *s.options.cache_dir : default_cache_dir();
+}
+
+const anycl::context& kernel_loader::context() const noexcept { return s_->ctx; }
+
+std::vector<std::string> kernel_loader::search_path() const { return s_->dirs; }
+
+std::string kernel_loader::locate(std::string_view file) const {
+  detail::source_file f;
+  if (detail::find_source(file, s_->dirs, f)) return f.display;
+  std::string looked;
+  for (const auto& d : s_->dirs) looked += (looked.empty() ? "" : ", ") + d;
+  throw source_error(std::string(file), 0,
+                     "kernel source '" + std::string(file) + "' not found; looked in " +
+                         (looked.empty() ? std::string() : looked + " and ") +
+                         "the embedded cl_kernels/ (add a folder with loader_options::search_path "
+                         "or ANYCL_KERNEL_PATH)");
+}
+
+resolved_source kernel_loader::resolve(std::string_view file, const build_options& options) const {
+  detail::source_file f;
+  if (!detail::find_source(file, s_->dirs, f)) locate(file);  // throws the not-found error
+  std::string text = f.embedded ? std::string(f.embedded_text) : detail::read_source_file(f.path);
+  return detail::splice_includes(f, std::move(text), s_->include_dirs(options));
+}
+
+resolved_source kernel_loader::resolve_source(std::string_view source, std::string name,
+                                              const build_options& options) const {
+  std::size_t nul = source.find('\0');
+  if (nul != std::string_view::npos)
+    throw source_error(name, 0,
+                       "kernel source '" + name + "': contains a NUL byte at offset " +
+                           std::to_string(nul) + "; OpenCL compilers silently stop reading there");
+  detail::source_file f;
+  f.display = std::move(name);
+  return detail::splice_includes(f, std::string(source), s_->include_dirs(options));
+}
+
+namespace {
+program shared_build(detail::loader_state& s, const std::string& key,
+                     const std::function<program()>& make) {
+  std::promise<program> promise;
+  {
+    std::unique_lock<std::mutex> lock(s.m);
+    auto it = s.programs.find(key);
+    if (it != s.programs.end()) {
+      auto fut = it->second;
+      lock.unlock();
+      return fut.get();
+    }
+    s.programs.emplace(key, promise.get_future().share());
+  }
+  try {
+    program p = make();
+    promise.set_value(p);
+    return p;
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+    std::lock_guard<std::mutex> lock(s.m);
+    s.programs.erase(key);  // a later call tries again (the file may have been fixed)
+    throw;
+  }
+}
+
+std::string memory_key(std::string_view kind, std::string_view text, const build_options& o) {
+  return detail::to_hex(
+      detail::sha256().field(kind).field(text).field(o.with_environment()).finish());
+}
+}  // namespace
+
+program kernel_loader::load(std::string_view file, const build_options& options) const {
+  detail::check_not_forked();
+  auto& s = *s_;
+  if (s.prebuilt_only)
+    return shared_build(s, memory_key("prebuilt", file, options),
+                        [&] { return s.build_prebuilt(file, options); });
+  resolved_source src = resolve(file, options);
+  return shared_build(s, memory_key("source", src.text, options),
+                      [&] { return s.build(src, options); });
+}
+
+program kernel_loader::load_source(std::string_view source, std::string name,
+                                   const build_options& options) const {
+  detail::check_not_forked();
+  auto& s = *s_;
+  if (s.prebuilt_only)
+    return shared_build(s, memory_key("prebuilt", name, options),
+                        [&] { return s.build_prebuilt(name, options); });
+  resolved_source src = resolve_source(source, std::move(name), options);
+  return shared_build(s, memory_key("source", src.text, options),
+                      [&] { return s.build(src, options); });
+}
+
+std::vector<std::string> kernel_loader::prebuilt_candidates(std::string_view file,
+                                                            const device& dev) const {
+  for (std::size_t i = 0; i < s_->devices.size(); ++i)
+    if (s_->devices[i] == dev) return s_->candidates(file, dev, i);
+  std::string identity = detail::identity_of(dev);
+  detail::loader_state tmp;
+  tmp.dirs = s_->dirs;
+  tmp.identities = {identity};
+  return tmp.candidates(file, dev, 0);
+}
+
+std::string device_key(const device& dev) {
+  return detail::slug(dev.name()) + "-" + detail::identity_of(dev).substr(0, 12);
+}
+
+std::string prebuilt_file_name(std::string_view file, const device& dev) {
+  return std::filesystem::path(file).stem().string() + "." + device_key(dev) + ".bin";
+}
+
+void write_prebuilt(const program& prog, const device& dev, const std::string& path) {
+  auto ids = prog.devices();
+  auto bins = prog.binaries();
+  for (std::size_t i = 0; i < ids.size() && i < bins.size(); ++i) {
+    if (ids[i] != dev) continue;
+    if (bins[i].empty()) break;
+    detail::write_entry_file(path, detail::prebuilt_key(detail::identity_of(dev)), bins[i]);
+    return;
+  }
+  detail::throw_api_error("clGetProgramInfo", CL_INVALID_PROGRAM_EXECUTABLE,
+                          "program '" + prog.name() + "' has no binary for device '" + dev.name() +
+                              "'; build it for that device first");
+}
+
+}  // namespace anycl

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+// Disk cache entries: verified before any byte reaches the driver (POCL crashes on a truncated
+// binary and runs one with flipped payload bytes), written to a temporary file and renamed so
+// that readers never see a partial entry, and never fatal.
+#include "program_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <system_error>
+
+#include "anycl/kernel_loader.hpp"
+
+namespace anycl::detail {
+namespace {
+std::atomic<std::uint64_t> hits{0}, misses{0}, rejects{0}, writes{0}, write_failures{0};
+std::atomic<unsigned> temp_counter{0};
+
+void warn(const std::string& message) {
+  std::fprintf(stderr, "anycl: warning: %s\n", message.c_str());
+}
+
+struct pending_writes {
+  std::mutex m;
+  std::condition_variable cv;
+  int count = 0;
+  ~pending_writes() {
+    // At exit: let writes started by completed launches finish, so the entry is not lost.
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait_for(lock, std::chrono::seconds(10), [&] { return count == 0; });
+  }
+};
+pending_writes& pending() {
+  static pending_writes p;
+  return p;
+}
+
+class fd_closer {
+ public:
+  explicit fd_closer(int fd) noexcept : fd_(fd) {}
+  ~fd_closer() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  fd_closer(const fd_closer&) = delete;
+  fd_closer& operator=(const fd_closer&) = delete;
+  int release() noexcept {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+ private:
+  int fd_;
+};
+
+/// Fault injection for tests: ANYCL_FAULT_KILL_CACHE_WRITE_AT=N sends SIGKILL to this process
+/// after N bytes of an entry have been written, as a crash or power cut mid-write would.
+std::size_t kill_after() {
+  const char* v = std::getenv("ANYCL_FAULT_KILL_CACHE_WRITE_AT");
+  if (v == nullptr || *v == '\0') return SIZE_MAX;
+  return static_cast<std::size_t>(std::strtoull(v, nullptr, 10));
+}
+
+void write_all(int fd, const unsigned char* p, std::size_t n, std::size_t& written,
+               std::size_t kill_at, const std::string& path) {
+  while (n > 0) {
+    std::size_t chunk = n;
+    if (kill_at != SIZE_MAX && written + chunk > kill_at) {
+      chunk = kill_at > written ? kill_at - written : 0;
+      if (chunk == 0) ::raise(SIGKILL);
+    }
+    ssize_t w = ::write(fd, p, chunk);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "writing " + path);
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
+    written += static_cast<std::size_t>(w);
+  }
+}
+
+void remove_if_same(const std::string& path, const struct stat& read_st) {
+  struct stat now {};
+  if (::stat(path.c_str(), &now) == 0 && now.st_ino == read_st.st_ino &&
+      now.st_dev == read_st.st_dev)
+    ::unlink(path.c_str());  // not another process's fresh entry that replaced it meanwhile
+}
+}  // namespace
+
+std::string cache_entry_path(const std::string& dir, const digest& key) {
+  return dir + "/" + to_hex(key) + ".bin";
+}
+
+bool read_small_file(const std::string& path, std::size_t limit, std::vector<unsigned char>& out,
+                     std::string& why) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return false;
+  }
+  fd_closer closer(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+    return false;
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > limit) {
+    why = std::to_string(st.st_size) + " bytes, more than the limit of " + std::to_string(limit);
+    return false;
+  }
+  out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t have = 0;
+  while (have < out.size()) {
+    ssize_t n = ::read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    have += static_cast<std::size_t>(n);
+  }
+  out.resize(have);
+  return true;
+}
+
+std::optional<std::vector<unsigned char>> cache_read(const std::string& dir, const digest& key) {
+  std::string path = cache_entry_path(dir, key);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  fd_closer closer(fd);
+  struct stat st {};
+  std::string why;
+  std::vector<unsigned char> file;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+  } else if (static_cast<std::uint64_t>(st.st_size) > entry_max_payload + entry_header_size) {
+    why = "too large";
+  } else {
+    file.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t have = 0;
+    while (have < file.size()) {
+      ssize_t n = ::read(fd, file.data() + have, file.size() - have);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      have += static_cast<std::size_t>(n);
+    }
+    file.resize(have);
+    why = check_entry(file.data(), file.size(), key);
+  }
+  if (why.empty()) {
+    file.erase(file.begin(), file.begin() + entry_header_size);
+    return file;
+  }
+  ++rejects;
+  if (S_ISREG(st.st_mode)) remove_if_same(path, st);
+  warn("kernel cache entry " + path + " rejected (" + why + "); deleted, building from source");
+  return std::nullopt;
+}
+
+void cache_reject(const std::string& dir, const digest& key, const std::string& why) {
+  std::string path = cache_entry_path(dir, key);
+  ++rejects;
+  ::unlink(path.c_str());
+  warn("kernel cache entry " + path + " refused by the driver (" + why +
+       "); deleted, building from source");
+}
+
+void write_entry_file(const std::string& path, const digest& key,
+                      const std::vector<unsigned char>& payload) {
+  std::filesystem::path target(path);
+  std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  std::string temp = dir + "/." + target.filename().string() + "." + std::to_string(::getpid()) +
+                     "." + std::to_string(temp_counter++) + ".tmp";
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "creating " + temp);
+  fd_closer closer(fd);
+  try {
+    auto header = entry_header(key, payload.data(), payload.size());
+    std::size_t written = 0;
+    std::size_t kill_at = kill_after();
+    write_all(fd, header.data(), header.size(), written, kill_at, temp);
+    write_all(fd, payload.data(), payload.size(), written, kill_at, temp);
+    if (::fsync(fd) != 0) throw std::system_error(errno, std::generic_category(), "fsync " + temp);
+    if (::close(closer.release()) != 0)
+      throw std::system_error(errno, std::generic_category(), "closing " + temp);
+    if (::rename(temp.c_str(), path.c_str()) != 0)
+      throw std::system_error(errno, std::generic_category(), "renaming " + temp + " to " + path);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+}
+
+void cache_write(const std::string& dir, const digest& key,
+                 const std::vector<unsigned char>& payload) {
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::system_error(ec, "creating " + dir);
+    write_entry_file(cache_entry_path(dir, key), key, payload);
+    ++writes;
+  } catch (const std::exception& e) {
+    ++write_failures;
+    static std::mutex m;
+    static std::set<std::string> warned;
+    std::lock_guard<std::mutex> lock(m);
+    if (warned.insert(dir).second)
+      warn(std::string("cannot write to the kernel cache (") + e.what() +
+           "); building from source instead. Set ANYCL_CACHE_DIR to a writable folder or "
+           "ANYCL_CACHE=off");
+  }
+}
+
+void count_hits(unsigned n) noexcept { hits += n; }
+void count_misses(unsigned n) noexcept { misses += n; }
+
+void begin_pending_write() noexcept {
+  auto& p = pending();
+  std::lock_guard<std::mutex> lock(p.m);
+  ++p.count;
+}
+void end_pending_write() noexcept {
+  auto& p = pending();
+  std::lock_guard<std::mutex> lock(p.m);
+  if (--p.count == 0) p.cv.notify_all();
+}
+
+}  // namespace anycl::detail
+
+namespace anycl {
+
+cache_statistics cache_stats() noexcept {
+  using namespace detail;
+  return {hits.load(), misses.load(), rejects.load(), writes.load(), write_failures.load()};
+}
+
+void reset_cache_stats() noexcept {
+  using namespace detail;
+  hits = misses = rejects = writes = write_failures = 0;
+}
+
+void wait_for_cache_writes() {
+  auto& p = detail::pending();
+  std::unique_lock<std::mutex> lock(p.m);
+  p.cv.wait(lock, [&] { return p.count == 0; });
+}
+
+std::string default_cache_dir() {
+  if (const char* c = std::getenv("ANYCL_CACHE")) {
+    std::string v = c;
+    if (v == "off" || v == "0" || v == "false" || v == "no") return {};
+  }
+  if (const char* d = std::getenv("ANYCL_CACHE_DIR"); d != nullptr && *d != '\0') return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x == '/')
+    return std::string(x) + "/anycl";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
+    return std::string(h) + "/.cache/anycl";
+  return {};
+}
+
+}  // namespace anycl
