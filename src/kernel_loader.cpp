@@ -29,35 +29,45 @@ namespace fs = std::filesystem;
 namespace {
 /// Platform, device and driver: a binary is only valid where all of these match.
 std::string identity_of(const device& dev) {
-  anycl::platform p = dev.platform();
-  sha256 h;
-  h.field(p.name()).field(p.version()).field(dev.name()).field(dev.vendor()).field(dev.version());
-  h.field(dev.driver_version());
-  return to_hex(h.finish());
+  device_identity id = identify(dev);
+  return to_hex(sha256()
+                    .field(id.platform_name)
+                    .field(id.platform_version)
+                    .field(id.device_name)
+                    .field(id.vendor)
+                    .field(id.device_version)
+                    .field(id.driver_version)
+                    .finish());
 }
 
 digest prebuilt_key(const std::string& identity) {
   return sha256().field("anycl prebuilt binary").field(identity).finish();
 }
 
-/// The installed share/anycl/cl_kernels, found relative to this library (or, when it is linked
-/// statically, to the executable), so that a relocated install tree still finds it. A path fixed
-/// at build time is not used: a stale install there would shadow a build tree's own kernels.
+/// The installed share/anycl/cl_kernels: first relative to this library (or, when it is linked
+/// statically, to the executable), so that a relocated install tree finds it; then the folder
+/// fixed at build time, only if it holds this version's stamp, so that an older install there
+/// never shadows a newer build's embedded kernels.
 std::string installed_kernels_dir() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&installed_kernels_dir), &info) == 0 ||
-      info.dli_fname == nullptr)
-    return {};
   std::error_code ec;
-  fs::path self = fs::canonical(fs::path(info.dli_fname), ec);
-  if (ec) return {};
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&installed_kernels_dir), &info) != 0 &&
+      info.dli_fname != nullptr) {
+    fs::path self = fs::canonical(fs::path(info.dli_fname), ec);
 #ifdef ANYCL_STATIC_DEFINE
-  fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_BINDIR;
+    fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_BINDIR;
 #else
-  fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_LIBDIR;
+    fs::path dir = self.parent_path() / ANYCL_KERNELS_FROM_LIBDIR;
 #endif
-  dir = dir.lexically_normal();
-  return fs::is_directory(dir, ec) ? dir.string() : std::string();
+    dir = dir.lexically_normal();
+    if (!ec && fs::is_directory(dir, ec)) return dir.string();
+  }
+  std::vector<unsigned char> stamp;
+  std::string why;
+  if (read_small_file(std::string(ANYCL_KERNELS_INSTALLED) + "/.anycl-version", 64, stamp, why) &&
+      std::string(stamp.begin(), stamp.end()) == ANYCL_VERSION_STRING)
+    return ANYCL_KERNELS_INSTALLED;
+  return {};
 }
 
 bool cache_enabled_by_env() {
@@ -128,12 +138,33 @@ std::string slug(const std::string& name) {
 }
 }  // namespace
 
+device_identity identify(const device& dev) {
+  anycl::platform p = dev.platform();
+  return {p.name(), p.version(), dev.name(), dev.vendor(), dev.version(), dev.driver_version()};
+}
+
+digest cache_key(std::string_view source, std::string_view options, const device_identity& id) {
+  return sha256()
+      .field("anycl cache entry")
+      .field(std::to_string(entry_format_version))
+      .field(source)
+      .field(options)
+      .field(id.platform_name)
+      .field(id.platform_version)
+      .field(id.device_name)
+      .field(id.vendor)
+      .field(id.device_version)
+      .field(id.driver_version)
+      .finish();
+}
+
 struct loader_state {
   anycl::context ctx;
   loader_options options;
   std::vector<std::string> dirs;  // code, ANYCL_KERNEL_PATH, installed
   std::vector<device> devices;
-  std::vector<std::string> identities;
+  std::vector<std::string> identities;  // hashed, for prebuilt names and keys
+  std::vector<device_identity> ids;
   bool prebuilt_only = false;  // binary_only, or a device without a compiler
   std::string cache_dir;       // empty: no disk cache
   std::mutex m;
@@ -219,14 +250,8 @@ program loader_state::build(const resolved_source& src, const build_options& opt
   if (!cache_dir.empty()) {
     std::string opts = options.with_environment();
     std::vector<std::vector<unsigned char>> bins;
-    for (const auto& id : identities) {
-      keys.push_back(sha256()
-                         .field("anycl cache entry")
-                         .field(std::to_string(entry_format_version))
-                         .field(src.text)
-                         .field(opts)
-                         .field(id)
-                         .finish());
+    for (const auto& id : ids) {
+      keys.push_back(cache_key(src.text, opts, id));
       if (bins.size() + 1 == keys.size())
         if (auto b = cache_read(cache_dir, keys.back())) bins.push_back(std::move(*b));
     }
@@ -281,6 +306,7 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
   s.devices = s.ctx.devices();
   s.prebuilt_only = s.options.binary_only;
   for (const device& d : s.devices) {
+    s.ids.push_back(detail::identify(d));
     s.identities.push_back(detail::identity_of(d));
     if (!d.compiler_available()) s.prebuilt_only = true;
   }

@@ -13,3 +13,11 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+# Installed next to the library's own tools, the consumer finds the kernels in the install tree,
+# and still does after the whole tree has been moved.
+include(GNUInstallDirs)
+file(COPY ${WORK_DIR}/build/consumer DESTINATION ${WORK_DIR}/prefix/${CMAKE_INSTALL_BINDIR})
+set(kernels ${CMAKE_INSTALL_DATADIR}/anycl/cl_kernels/anycl/demo.cl)
+run(${WORK_DIR}/prefix/${CMAKE_INSTALL_BINDIR}/consumer ${WORK_DIR}/prefix/${kernels})
+file(RENAME ${WORK_DIR}/prefix ${WORK_DIR}/moved)
+run(${WORK_DIR}/moved/${CMAKE_INSTALL_BINDIR}/consumer ${WORK_DIR}/moved/${kernels})

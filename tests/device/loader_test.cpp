@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: Apache-2.0
+// kernel_loader: search order, #include splicing and #line mapping, bad files, the disk cache
+// (hits, invalidation, every corruption case), binary-only mode and concurrent loads.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <thread>
+
+#include "support/device_fixture.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+
+namespace {
+
+/// A fresh folder under the system's temp folder, removed with everything in it.
+class temp_dir {
+ public:
+  temp_dir() {
+    std::string tmpl = (fs::temp_directory_path() / "anycl-loader-XXXXXX").string();
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    path_ = tmpl;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  const fs::path& path() const { return path_; }
+  std::string str() const { return path_.string(); }
+  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
+
+ private:
+  fs::path path_;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  REQUIRE(out.good());
+}
+
+std::vector<unsigned char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in),
+                                    std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  REQUIRE(out.good());
+}
+
+std::size_t count_text(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::vector<std::string> entries(const temp_dir& d) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(d.path())) out.push_back(e.path().string());
+  return out;
+}
+
+/// Runs `name` (a kernel taking `global int* out`) once and returns out[0].
+int run_value(anycl::test::env& e, const anycl::program& prog, const std::string& name) {
+  anycl::buffer out(e.ctx, sizeof(int));
+  auto f = prog.function<anycl::buffer_view<int>>(name);
+  anycl::event ev = f(e.queue, anycl::nd_range{1}, out);
+  return e.queue.read(anycl::buffer_view<int>(out), {ev})[0];
+}
+
+anycl::loader_options in(const temp_dir& d, const temp_dir* cache = nullptr) {
+  anycl::loader_options o;
+  o.search_path = {d.str()};
+  o.use_environment = false;
+  if (cache != nullptr) {
+    o.disk_cache = true;
+    o.cache_dir = cache->str();
+  } else {
+    o.disk_cache = false;
+  }
+  return o;
+}
+
+const std::string value_kernel =
+    "#include \"value.h\"\n"
+    "kernel void value(global int* out) { out[0] = VALUE; }\n";
+
+/// Scoped setenv.
+class scoped_env {
+ public:
+  scoped_env(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    had_ = std::getenv(name) != nullptr;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~scoped_env() {
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+}  // namespace
+
+// --- search path ---
+TEST_CASE("kernel_loader: folders in code, then ANYCL_KERNEL_PATH, then the embedded copy",
+          "[loader]") {
+  anycl::test::env e;
+  temp_dir a, b;
+  write_file(a / "order.cl", "// a\n");
+  write_file(b / "order.cl", "// b\n");
+  write_file(b / "only_b.cl", "// b\n");
+  scoped_env env("ANYCL_KERNEL_PATH", "::" + b.str() + ":");
+
+  anycl::loader_options o;
+  o.search_path = {a.str()};
+  anycl::kernel_loader loader(e.ctx, o);
+  auto path = loader.search_path();
+  REQUIRE(path.size() >= 2);
+  CHECK(path[0] == a.str());
+  CHECK(path[1] == b.str());  // empty ':' parts are skipped
+  CHECK(loader.locate("order.cl") == a / "order.cl");
+  CHECK(loader.locate("only_b.cl") == b / "only_b.cl");
+  CHECK(loader.locate("anycl/demo.cl") == "embedded:anycl/demo.cl");
+
+  o.search_path = {b.str(), a.str()};
+  CHECK(anycl::kernel_loader(e.ctx, o).locate("order.cl") == b / "order.cl");
+  o.search_path.clear();
+  CHECK(anycl::kernel_loader(e.ctx, o).locate("order.cl") == b / "order.cl");
+  o.use_environment = false;
+  REQUIRE_THROWS_AS(anycl::kernel_loader(e.ctx, o).locate("order.cl"), anycl::source_error);
+
+  // A file on the search path shadows the library's embedded copy.
+  write_file(a / "anycl/demo.cl", "// mine\n");
+  o.search_path = {a.str()};
+  CHECK(anycl::kernel_loader(e.ctx, o).locate("anycl/demo.cl") == a / "anycl/demo.cl");
+}
+
+TEST_CASE("kernel_loader: a file found nowhere names every place looked in", "[loader]") {
+  anycl::test::env e;
+  temp_dir a;
+  anycl::kernel_loader loader(e.ctx, in(a));
+  REQUIRE_THROWS_WHAT(loader.load("nope.cl"), anycl::source_error,
+                      Contains("'nope.cl' not found") && Contains(a.str()) &&
+                          Contains("embedded cl_kernels/") && Contains("ANYCL_KERNEL_PATH"));
+  REQUIRE_THROWS_AS(anycl::kernel_loader(anycl::context{}), std::invalid_argument);
+}
+
+// --- includes ---
+TEST_CASE("kernel_loader: nested and relative #includes are spliced with #line markers",
+          "[loader][include]") {
+  anycl::test::env e;
+  temp_dir d, extra;
+  write_file(d / "main.cl",
+             "// main\n#include \"inc/a.h\"\nkernel void value(global int* out) { out[0] = A + "
+             "B + C; }\n");
+  write_file(d / "inc/a.h", "#include \"b.h\"\n#define A 1\n");   // b.h next to a.h
+  write_file(d / "inc/b.h", "#include \"c.h\"\n#define B 10\n");  // c.h from include_dir
+  write_file(extra / "c.h", "#define C 100\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  auto options = anycl::build_options{}.include_dir(extra.str());
+  auto src = loader.resolve("main.cl", options);
+  CHECK(src.name == d / "main.cl");
+  CHECK(src.files ==
+        std::vector<std::string>{d / "main.cl", d / "inc/a.h", d / "inc/b.h", extra / "c.h"});
+  CHECK_THAT(src.text, Contains("#line 1 \"" + d / "inc/b.h" + "\"\n#line 1 \"" + extra / "c.h" +
+                                "\"\n#define C 100\n#line 2 \"" + d / "inc/b.h" + "\"\n"));
+  CHECK_THAT(src.text, Contains("#line 3 \"" + d / "main.cl" + "\"\nkernel void value"));
+  CHECK(run_value(e, loader.load("main.cl", options), "value") == 111);
+}
+
+TEST_CASE("kernel_loader: #pragma once and guarded cycles splice a file once",
+          "[loader][include]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "once.h", "#pragma once\nconstant int once_value = 5;\n");
+  write_file(d / "g1.h", "#ifndef G1\n#define G1\n#include \"g2.h\"\n#define V1 1\n#endif\n");
+  write_file(d / "g2.h", "#ifndef G2\n#define G2\n#include \"g1.h\"\n#define V2 2\n#endif\n");
+  write_file(d / "main.cl",
+             "#include \"once.h\"\n#include \"once.h\"\n#include \"g1.h\"\n"
+             "kernel void value(global int* out) { out[0] = once_value + V1 + V2; }\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  auto src = loader.resolve("main.cl");
+  CHECK(count_text(src.text, "constant int once_value") == 1);
+  CHECK(count_text(src.text, "#define V2 2") == 1);
+  CHECK(run_value(e, loader.load("main.cl"), "value") == 8);
+}
+
+TEST_CASE("kernel_loader: an unguarded #include cycle names the files and lines",
+          "[loader][include]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "main.cl", "#include \"a.h\"\n");
+  write_file(d / "a.h", "// a\n#include \"b.h\"\n");
+  write_file(d / "b.h", "#include \"a.h\"\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  try {
+    loader.resolve("main.cl");
+    FAIL("a cycle was accepted");
+  } catch (const anycl::source_error& err) {
+    CHECK(err.path() == d / "b.h");
+    CHECK(err.line() == 1);
+    CHECK_THAT(err.what(), Contains("include cycle") && Contains(d / "a.h" + ":2") &&
+                               Contains("add an include guard or #pragma once"));
+  }
+}
+
+TEST_CASE("kernel_loader: a missing #include names the including file and line",
+          "[loader][include]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "main.cl", "// one\n// two\n#include \"nope.h\"\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  try {
+    loader.load("main.cl");
+    FAIL("a missing include was accepted");
+  } catch (const anycl::source_error& err) {
+    CHECK(err.path() == d / "main.cl");
+    CHECK(err.line() == 3);
+    CHECK_THAT(err.what(), Contains(d / "main.cl" + ":3: #include \"nope.h\": file not found"));
+  }
+  // An <...> include that is not found is left to the compiler, unchanged.
+  write_file(d / "angle.cl", "#include <not_ours.h>\n");
+  CHECK_THAT(loader.resolve("angle.cl").text, Contains("#include <not_ours.h>\n"));
+}
+
+TEST_CASE("kernel_loader: includes nested past the limit are refused", "[loader][include]") {
+  anycl::test::env e;
+  temp_dir d;
+  for (int i = 0; i < 70; ++i)
+    write_file(d / ("n" + std::to_string(i) + ".h"),
+               "#include \"n" + std::to_string(i + 1) + ".h\"\n");
+  write_file(d / "n70.h", "\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  REQUIRE_THROWS_WHAT(loader.resolve("n0.h"), anycl::source_error,
+                      Contains("nests deeper than 64 files"));
+}
+
+TEST_CASE("kernel_loader: the build log points at the original file and line",
+          "[loader][include][build]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "err.h", "// line 1\n// line 2\nint broken_here = undeclared_name;\n");
+  write_file(d / "main.cl", "// line 1\n#include \"err.h\"\nkernel void k() {}\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  try {
+    loader.load("main.cl");
+    FAIL("a source with an error built");
+  } catch (const anycl::build_error& err) {
+    REQUIRE(err.logs().size() == 1);
+    CHECK_THAT(err.logs()[0].log, Contains(d / "err.h" + ":3:") && Contains("undeclared_name"));
+    CHECK(err.source_name() == d / "main.cl");
+  }
+  write_file(d / "main2.cl", "// 1\n// 2\n// 3\nkernel void k() { int x = ; }\n");
+  REQUIRE_THROWS_WHAT(loader.load("main2.cl"), anycl::build_error,
+                      Contains(d / "main2.cl" + ":4:"));
+}
+
+// --- bad files ---
+TEST_CASE("kernel_loader: missing, directory, FIFO, oversized and NUL files are refused by name",
+          "[loader][env]") {
+  anycl::test::env e;
+  temp_dir d;
+  anycl::kernel_loader loader(e.ctx, in(d));
+  fs::create_directories(d / "dir.cl");
+  REQUIRE_THROWS_WHAT(loader.load("dir.cl"), anycl::source_error,
+                      Contains(d / "dir.cl") && Contains("is a directory"));
+  REQUIRE(::mkfifo((d / "fifo.cl").c_str(), 0600) == 0);  // nobody writes: a read would block
+  REQUIRE_THROWS_WHAT(loader.load("fifo.cl"), anycl::source_error,
+                      Contains(d / "fifo.cl") && Contains("not a regular file"));
+  {
+    int fd = ::open((d / "huge.cl").c_str(), O_CREAT | O_WRONLY, 0600);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, 17 << 20) == 0);  // sparse: no disk used
+    ::close(fd);
+  }
+  REQUIRE_THROWS_WHAT(loader.load("huge.cl"), anycl::source_error,
+                      Contains(d / "huge.cl") && Contains("16 MiB limit"));
+  write_file(d / "nul.cl", std::string("kernel void a() {}\n\0kernel void b() {}\n", 40));
+  try {
+    loader.load("nul.cl");
+    FAIL("a NUL byte was accepted");
+  } catch (const anycl::source_error& err) {
+    CHECK(err.path() == d / "nul.cl");
+    CHECK(err.line() == 2);
+    CHECK_THAT(err.what(), Contains("NUL byte at offset 19"));
+  }
+  write_file(d / "plain", "x");  // a path through a file: cannot be opened, even by root
+  REQUIRE_THROWS_WHAT(loader.load(d / "plain/x.cl"), anycl::source_error,
+                      Contains(d / "plain/x.cl"));
+  write_file(d / "inc_dir.cl", "#include \"dir.cl\"\n");
+  REQUIRE_THROWS_WHAT(loader.load("inc_dir.cl"), anycl::source_error, Contains("is a directory"));
+  REQUIRE_THROWS_WHAT(loader.load_source(std::string("a\0b", 3), "gen.cl"), anycl::source_error,
+                      Contains("'gen.cl'") && Contains("NUL byte at offset 1"));
+  // A byte-order mark is dropped rather than handed to the compiler.
+  write_file(d / "bom.cl", "\xEF\xBB\xBFkernel void value(global int* out) { out[0] = 3; }\n");
+  CHECK(run_value(e, loader.load("bom.cl"), "value") == 3);
+}
+
+// --- the disk cache ---
+TEST_CASE("kernel_loader: the disk cache is written after the first launch and hit afterwards",
+          "[loader][cache]") {
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#define VALUE 41\n");
+  anycl::reset_cache_stats();
+  {
+    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    auto prog = loader.load("v.cl");
+    CHECK(anycl::cache_stats().misses == 1);
+    CHECK(entries(cache).empty());  // not before the first launch
+    CHECK(run_value(e, prog, "value") == 41);
+    anycl::wait_for_cache_writes();
+    CHECK(anycl::cache_stats().writes == 1);
+    REQUIRE(entries(cache).size() == 1);
+    CHECK_THAT(entries(cache)[0], EndsWith(".bin"));
+    // The same loader hands out the same program without the cache.
+    CHECK(loader.load("v.cl").get() == prog.get());
+  }
+  anycl::kernel_loader second(e.ctx, in(d, &cache));
+  auto prog = second.load("v.cl");
+  CHECK(anycl::cache_stats().hits == 1);
+  CHECK(run_value(e, prog, "value") == 41);
+  anycl::wait_for_cache_writes();
+  CHECK(anycl::cache_stats().writes == 1);  // an entry that was read is not written again
+
+  // A header edit of the same size, and other options, are misses with their own entries.
+  write_file(d / "value.h", "#define VALUE 42\n");
+  anycl::kernel_loader third(e.ctx, in(d, &cache));
+  CHECK(run_value(e, third.load("v.cl"), "value") == 42);
+  CHECK(anycl::cache_stats().misses == 2);
+  CHECK(run_value(e, third.load("v.cl", anycl::build_options{}.define("EXTRA")), "value") == 42);
+  CHECK(anycl::cache_stats().misses == 3);
+  anycl::wait_for_cache_writes();
+  CHECK(entries(cache).size() == 3);
+  CHECK(anycl::cache_stats().rejects == 0);
+}
+
+TEST_CASE("kernel_loader: ANYCL_BUILD_OPTIONS is part of the cache key", "[loader][cache][env]") {
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#ifdef FROM_ENV\n#define VALUE 2\n#else\n#define VALUE 1\n#endif\n");
+  {
+    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    CHECK(run_value(e, loader.load("v.cl"), "value") == 1);
+    anycl::wait_for_cache_writes();
+  }
+  scoped_env env("ANYCL_BUILD_OPTIONS", "-DFROM_ENV");
+  anycl::reset_cache_stats();
+  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  CHECK(run_value(e, loader.load("v.cl"), "value") == 2);
+  CHECK(anycl::cache_stats().hits == 0);
+}
+
+TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, never used",
+          "[loader][cache]") {
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#define VALUE 7\n");
+  {
+    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    REQUIRE(run_value(e, loader.load("v.cl"), "value") == 7);
+    anycl::wait_for_cache_writes();
+  }
+  REQUIRE(entries(cache).size() == 1);
+  const std::string entry = entries(cache)[0];
+  const std::vector<unsigned char> good = read_bytes(entry);
+  const auto key = anycl::detail::cache_key(anycl::kernel_loader(e.ctx, in(d)).resolve("v.cl").text,
+                                            "", anycl::detail::identify(e.dev));
+  REQUIRE(anycl::detail::check_entry(good.data(), good.size(), key).empty());
+
+  const unsigned seed = std::random_device{}();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  auto truncated = [&](std::size_t n) {
+    return std::vector<unsigned char>(good.begin(), good.begin() + static_cast<long>(n));
+  };
+  auto flipped = [&](std::size_t at) {
+    auto b = good;
+    b[at] ^= 0x20;
+    return b;
+  };
+  std::vector<unsigned char> noise(good.size());
+  for (auto& b : noise) b = static_cast<unsigned char>(rng());
+  // A sound header over bytes the driver cannot load: our checks pass, the driver refuses it.
+  std::vector<unsigned char> refused(4096);
+  for (auto& b : refused) b = static_cast<unsigned char>(rng());
+  {
+    auto h = anycl::detail::entry_header(key, refused.data(), refused.size());
+    refused.insert(refused.begin(), h.begin(), h.end());
+  }
+  const std::pair<const char*, std::vector<unsigned char>> cases[] = {
+      {"empty", {}},
+      {"1 byte", truncated(1)},
+      {"16 bytes", truncated(16)},
+      {"half", truncated(good.size() / 2)},
+      {"all but the last byte", truncated(good.size() - 1)},
+      {"flipped payload byte (middle)", flipped(good.size() / 2)},
+      {"flipped payload byte (last)", flipped(good.size() - 1)},
+      {"flipped header byte", flipped(20)},
+      {"random bytes", noise},
+      {"zeroed", std::vector<unsigned char>(good.size(), 0)},
+      {"refused by the driver", refused},
+  };
+  for (const auto& [name, bytes] : cases) {
+    INFO("case: " << name);
+    write_bytes(entry, bytes);
+    anycl::reset_cache_stats();
+    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    auto prog = loader.load("v.cl");
+    CHECK(anycl::cache_stats().rejects == 1);
+    CHECK(anycl::cache_stats().hits == 0);
+    CHECK(run_value(e, prog, "value") == 7);
+    anycl::wait_for_cache_writes();
+    CHECK(anycl::cache_stats().writes == 1);
+    auto now = read_bytes(entry);
+    CHECK(anycl::detail::check_entry(now.data(), now.size(), key).empty());
+  }
+  // An entry of another program under this program's name: its key does not match.
+  write_file(d / "value.h", "#define VALUE 8\n");
+  {
+    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    REQUIRE(run_value(e, loader.load("v.cl"), "value") == 8);
+    anycl::wait_for_cache_writes();
+  }
+  std::string other;
+  for (const auto& p : entries(cache))
+    if (p != entry) other = p;
+  REQUIRE_FALSE(other.empty());
+  write_bytes(entry, read_bytes(other));
+  write_file(d / "value.h", "#define VALUE 7\n");
+  anycl::reset_cache_stats();
+  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  CHECK(run_value(e, loader.load("v.cl"), "value") == 7);
+  CHECK(anycl::cache_stats().rejects == 1);
+}
+
+// --- binary-only (the FPGA flow) ---
+TEST_CASE("kernel_loader: binary-only mode loads prebuilt binaries and says how to make one",
+          "[loader][binary]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "k.cl", "kernel void value(global int* out) { out[0] = 99; }\n");
+  anycl::loader_options bin = in(d);
+  bin.binary_only = true;
+  const std::string expected = d / anycl::prebuilt_file_name("k.cl", e.dev);
+  {
+    anycl::kernel_loader loader(e.ctx, bin);
+    auto candidates = loader.prebuilt_candidates("k.cl", e.dev);
+    REQUIRE(candidates.size() == 3);
+    CHECK(candidates[0] == expected);
+    CHECK(candidates[1] == d / "k.aocx");
+    CHECK(candidates[2] == d / "k.xclbin");
+    try {
+      loader.load("k.cl");
+      FAIL("binary-only mode built from source");
+    } catch (const anycl::binary_not_found& err) {
+      CHECK(err.candidates() == candidates);
+      CHECK_THAT(err.what(), Contains("binary-only mode") && Contains(expected) &&
+                                 Contains(d / "k.aocx") && Contains("anycl-build k.cl --device '"));
+    }
+  }
+  {
+    anycl::kernel_loader source(e.ctx, in(d));
+    anycl::write_prebuilt(source.load("k.cl"), e.dev, expected);
+  }
+  fs::remove(d / "k.cl");  // the source is not needed any more
+  {
+    anycl::kernel_loader loader(e.ctx, bin);
+    CHECK(run_value(e, loader.load("k.cl"), "value") == 99);
+  }
+  // A truncated prebuilt binary is refused before the driver sees it.
+  auto bytes = read_bytes(expected);
+  write_bytes(expected, std::vector<unsigned char>(bytes.begin(), bytes.begin() + 100));
+  REQUIRE_THROWS_WHAT(anycl::kernel_loader(e.ctx, bin).load("k.cl"), anycl::binary_not_found,
+                      Contains(expected) && Contains("is unusable") && Contains("anycl-build"));
+  // A vendor binary (.aocx/.xclbin) is passed to the driver as it is.
+  fs::remove(expected);
+  bytes.erase(bytes.begin(), bytes.begin() + anycl::detail::entry_header_size);
+  write_bytes(d / "k.aocx", bytes);
+  CHECK(run_value(e, anycl::kernel_loader(e.ctx, bin).load("k.cl"), "value") == 99);
+}
+
+TEST_CASE("write_prebuilt: a device the program was not built for is refused", "[loader][binary]") {
+  anycl::test::env e;
+  anycl::program prog(e.ctx, "kernel void k() {}", "k.cl");
+  temp_dir d;
+  REQUIRE_THROWS_AS(anycl::write_prebuilt(prog, e.dev, d / "k.bin"), anycl::api_error);
+  CHECK_FALSE(fs::exists(d / "k.bin"));
+  prog.build();
+  REQUIRE_THROWS_AS(anycl::write_prebuilt(prog, e.dev, d / "no/such/dir/k.bin"), std::system_error);
+}
+
+// --- concurrency ---
+TEST_CASE("kernel_loader: 8 threads asking at once build once", "[loader][threads]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "t.cl", "kernel void value(global int* out) { out[0] = 5; }\n");
+  write_file(d / "bad.cl", "kernel void value(global int* out) { out[0] = ; }\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  std::vector<cl_program> got(8);
+  std::atomic<int> build_errors{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      got[static_cast<std::size_t>(i)] = loader.load("t.cl").get();
+      try {
+        loader.load("bad.cl");
+      } catch (const anycl::build_error&) {
+        ++build_errors;
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (cl_program p : got) CHECK(p == got[0]);
+  CHECK(build_errors == 8);
+  CHECK(run_value(e, loader.load("t.cl"), "value") == 5);
+  // A failed build is not remembered: after a fix it builds.
+  write_file(d / "bad.cl", "kernel void value(global int* out) { out[0] = 6; }\n");
+  CHECK(run_value(e, loader.load("bad.cl"), "value") == 6);
+}
+
+TEST_CASE("kernel_loader: load_source resolves includes on the search path", "[loader]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "value.h", "#define VALUE 12\n");
+  anycl::kernel_loader loader(e.ctx, in(d));
+  auto prog = loader.load_source(value_kernel, "generated.cl");
+  CHECK(prog.name() == "generated.cl");
+  CHECK(run_value(e, prog, "value") == 12);
+  CHECK(loader.load_source(value_kernel, "generated.cl").get() == prog.get());
+}
