@@ -37,10 +37,9 @@ int demo(const anycl::tools::arguments& args) {
   anycl::context ctx(dev);
   anycl::command_queue queue(ctx, dev, {false, true});
 
-  auto source = anycl::embedded_kernel_source("anycl/demo.cl");
-  if (!source) throw std::runtime_error("the library was built without cl_kernels/anycl/demo.cl");
-  anycl::program prog(ctx, *source, "anycl/demo.cl");
-  prog.build();
+  // Found on the search path or in the library's own copy; built once, then taken from the cache.
+  anycl::kernel_loader loader(ctx);
+  anycl::program prog = loader.load("anycl/demo.cl");
 
   const unsigned seed = 2024;
   std::mt19937 rng(seed);
