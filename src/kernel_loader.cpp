@@ -180,6 +180,8 @@ struct loader_state {
   program build_prebuilt(std::string_view file, const build_options& options);
   std::vector<std::string> candidates(std::string_view file, const device& dev,
                                       std::size_t index) const;
+  std::string how_to_make(std::string_view file, std::size_t index,
+                          const std::string& target) const;
 };
 
 std::vector<std::string> loader_state::candidates(std::string_view file, const device& dev,
@@ -200,6 +202,25 @@ std::vector<std::string> loader_state::candidates(std::string_view file, const d
   return out;
 }
 
+std::string loader_state::how_to_make(std::string_view file, std::size_t index,
+                                      const std::string& target) const {
+  const device& dev = devices[index];
+  if (!dev.compiler_available())
+    return "make one with the device vendor's offline compiler (e.g. aoc for Intel FPGAs, v++ "
+           "for AMD/Xilinx) as " +
+           fs::path(file).stem().string() + ".aocx or .xclbin on the search path";
+  // anycl-build writes next to the source by default; name the output only when that differs.
+  source_file src;
+  std::string source = std::string(file);
+  bool beside = false;
+  if (find_source(file, dirs, src) && !src.embedded) {
+    source = src.path;
+    beside = fs::path(src.path).parent_path() == fs::path(target).parent_path();
+  }
+  return "make one with: anycl-build " + source + " --device '" + dev.name() + "'" +
+         (beside || target.empty() ? std::string() : " -o " + target);
+}
+
 program loader_state::build_prebuilt(std::string_view file, const build_options& options) {
   std::vector<std::vector<unsigned char>> bins;
   std::vector<std::string> looked;
@@ -216,9 +237,8 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
       if (path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0) {
         why = check_entry(data.data(), data.size(), prebuilt_key(identities[i]));
         if (!why.empty())
-          throw binary_not_found("prebuilt binary " + path + " is unusable: " + why +
-                                     "; make it again with: anycl-build " + std::string(file) +
-                                     " --device '" + devices[i].name() + "' -o " + path,
+          throw binary_not_found("prebuilt binary " + path + " is unusable: " + why + "; " +
+                                     how_to_make(file, i, path),
                                  list);
         data.erase(data.begin(), data.begin() + entry_header_size);
       } else if (data.empty()) {
@@ -235,8 +255,7 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
                         devices[i].name() + "' (" + why + "); looked for:";
       for (const auto& c : list) msg += "\n  " + c;
       if (list.empty()) msg += " (no folders on the search path)";
-      msg += "\nmake one with: anycl-build " + std::string(file) + " --device '" +
-             devices[i].name() + "'" + (list.empty() ? "" : " -o " + list.front());
+      msg += "\n" + how_to_make(file, i, list.empty() ? std::string() : list.front());
       throw binary_not_found(msg, list);
     }
   }
@@ -424,6 +443,11 @@ std::string prebuilt_file_name(std::string_view file, const device& dev) {
 }
 
 void write_prebuilt(const program& prog, const device& dev, const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".aocx" || ext == ".xclbin")
+    throw std::invalid_argument("write_prebuilt: '" + path +
+                                "': .aocx and .xclbin files are read without AnyCL's header, so "
+                                "a prebuilt binary must be named *.bin (see prebuilt_file_name)");
   auto ids = prog.devices();
   auto bins = prog.binaries();
   for (std::size_t i = 0; i < ids.size() && i < bins.size(); ++i) {

@@ -27,6 +27,7 @@ namespace anycl::detail {
 namespace {
 std::atomic<std::uint64_t> hits{0}, misses{0}, rejects{0}, writes{0}, write_failures{0};
 std::atomic<unsigned> temp_counter{0};
+constexpr std::chrono::minutes stale_temp_age{10};
 
 void warn(const std::string& message) {
   std::fprintf(stderr, "anycl: warning: %s\n", message.c_str());
@@ -89,6 +90,21 @@ void write_all(int fd, const unsigned char* p, std::size_t n, std::size_t& writt
     p += w;
     n -= static_cast<std::size_t>(w);
     written += static_cast<std::size_t>(w);
+  }
+}
+
+/// Removes temporary files that writers killed mid-write left behind: they are never read, but
+/// would pile up. Only old ones, so that a write in progress in another process is never hit.
+void remove_stale_temps(const std::string& dir) noexcept {
+  std::error_code ec;
+  auto now = std::filesystem::file_time_type::clock::now();
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.size() < 5 || name[0] != '.' || name.compare(name.size() - 4, 4, ".tmp") != 0)
+      continue;
+    std::error_code time_ec;
+    auto written = std::filesystem::last_write_time(it->path(), time_ec);
+    if (!time_ec && now - written > stale_temp_age) std::filesystem::remove(it->path(), time_ec);
   }
 }
 
@@ -195,6 +211,12 @@ void write_entry_file(const std::string& path, const digest& key,
       throw std::system_error(errno, std::generic_category(), "closing " + temp);
     if (::rename(temp.c_str(), path.c_str()) != 0)
       throw std::system_error(errno, std::generic_category(), "renaming " + temp + " to " + path);
+    // Makes the rename itself durable; without it a power cut can lose (never corrupt) the entry.
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
@@ -209,12 +231,14 @@ void cache_write(const std::string& dir, const digest& key,
     if (ec) throw std::system_error(ec, "creating " + dir);
     write_entry_file(cache_entry_path(dir, key), key, payload);
     ++writes;
+    remove_stale_temps(dir);
   } catch (const std::exception& e) {
     ++write_failures;
-    static std::mutex m;
-    static std::set<std::string> warned;
-    std::lock_guard<std::mutex> lock(m);
-    if (warned.insert(dir).second)
+    // Never destroyed: a write finishing during exit (see pending_writes) may still warn.
+    static auto* m = new std::mutex;
+    static auto* warned = new std::set<std::string>;
+    std::lock_guard<std::mutex> lock(*m);
+    if (warned->insert(dir).second)
       warn(std::string("cannot write to the kernel cache (") + e.what() +
            "); building from source instead. Set ANYCL_CACHE_DIR to a writable folder or "
            "ANYCL_CACHE=off");

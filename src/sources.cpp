@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -259,11 +260,14 @@ struct splicer {
         result.text += "#include <" + name + ">\n";
         return;
       }
-      std::string looked = from.embedded || from.path.empty()
-                               ? std::string()
-                               : fs::path(from.path).parent_path().string();
-      for (const auto& d : dirs) looked += (looked.empty() ? "" : ", ") + d;
-      looked += (looked.empty() ? "" : ", ") + std::string("the embedded cl_kernels/");
+      std::vector<std::string> places;
+      if (!from.embedded && !from.path.empty())
+        places.push_back(fs::path(from.path).parent_path().string());
+      for (const auto& d : dirs)
+        if (std::find(places.begin(), places.end(), d) == places.end()) places.push_back(d);
+      places.push_back("the embedded cl_kernels/");
+      std::string looked;
+      for (const auto& p : places) looked += (looked.empty() ? "" : ", ") + p;
       throw source_error(
           from.display, line_no,
           where + ": #include \"" + name + "\": file not found; looked in " + looked);

@@ -110,7 +110,8 @@ ANYCL_EXPORT std::string device_key(const device& dev);
 /// `<stem of file>.<device_key(dev)>.bin`, the name the loader looks for.
 ANYCL_EXPORT std::string prebuilt_file_name(std::string_view file, const device& dev);
 /// Writes `prog`'s binary for `dev` to `path` as a prebuilt binary (with the header and checksum
-/// the loader verifies), through a temporary file and a rename. Throws std::system_error when the
+/// the loader verifies), through a temporary file and a rename. Throws std::invalid_argument for a
+/// .aocx or .xclbin name (those are read as the vendor wrote them), std::system_error when the
 /// file cannot be written, api_error when the program has no binary for `dev`.
 ANYCL_EXPORT void write_prebuilt(const program& prog, const device& dev, const std::string& path);
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -242,6 +243,7 @@ TEST_CASE("kernel_loader: a missing #include names the including file and line",
     CHECK(err.path() == d / "main.cl");
     CHECK(err.line() == 3);
     CHECK_THAT(err.what(), Contains(d / "main.cl" + ":3: #include \"nope.h\": file not found"));
+    CHECK(count_text(err.what(), d.str() + ",") == 1);  // its folder is on the search path too
   }
   // An <...> include that is not found is left to the compiler, unchanged.
   write_file(d / "angle.cl", "#include <not_ours.h>\n");
@@ -483,8 +485,11 @@ TEST_CASE("kernel_loader: binary-only mode loads prebuilt binaries and says how 
       FAIL("binary-only mode built from source");
     } catch (const anycl::binary_not_found& err) {
       CHECK(err.candidates() == candidates);
-      CHECK_THAT(err.what(), Contains("binary-only mode") && Contains(expected) &&
-                                 Contains(d / "k.aocx") && Contains("anycl-build k.cl --device '"));
+      CHECK_THAT(err.what(),
+                 Contains("binary-only mode") && Contains(expected) && Contains(d / "k.aocx") &&
+                     Contains("make one with: anycl-build " + d / "k.cl" + " --device '" +
+                              e.dev.name() + "'"));  // no -o: the default name
+      CHECK_THAT(err.what(), !Contains(" -o "));
     }
   }
   {
@@ -555,4 +560,27 @@ TEST_CASE("kernel_loader: load_source resolves includes on the search path", "[l
   CHECK(prog.name() == "generated.cl");
   CHECK(run_value(e, prog, "value") == 12);
   CHECK(loader.load_source(value_kernel, "generated.cl").get() == prog.get());
+}
+
+TEST_CASE("kernel_loader: a cache write removes old temporary files of killed writers only",
+          "[loader][cache]") {
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#define VALUE 41\n");
+  write_file(cache / ".x.bin.123.0.tmp", "left by a writer killed an hour ago");
+  fs::last_write_time(cache / ".x.bin.123.0.tmp",
+                      fs::file_time_type::clock::now() - std::chrono::hours(1));
+  write_file(cache / ".y.bin.456.0.tmp", "another process writing now");
+  write_file(cache / "notes.tmp", "not ours");
+  fs::last_write_time(cache / "notes.tmp",
+                      fs::file_time_type::clock::now() - std::chrono::hours(1));
+  anycl::reset_cache_stats();
+  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  CHECK(run_value(e, loader.load("v.cl"), "value") == 41);
+  anycl::wait_for_cache_writes();
+  CHECK(anycl::cache_stats().writes == 1);
+  CHECK_FALSE(fs::exists(cache / ".x.bin.123.0.tmp"));
+  CHECK(fs::exists(cache / ".y.bin.456.0.tmp"));
+  CHECK(fs::exists(cache / "notes.tmp"));
 }

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: Apache-2.0
+// The disk cache across processes (RELIABILITY.md B-57): a second process hits, many processes
+// write one entry at once, a writer killed mid-write leaves nothing that is read later, and a
+// folder that cannot be written (read-only, full) costs one warning and never a failure. Every
+// child runs saxpy through a kernel_loader, checks it against the host and prints its cache
+// statistics; this process never touches OpenCL itself.
+//
+// Each child has a POCL cache of its own (processes sharing one get spurious build failures,
+// B-56). Children that are not about building from scratch get a copy of a POCL cache in which the
+// test programs were compiled once, so that they build from source in ~0.1 s instead of ~1.5 s;
+// AnyCL's disk cache, what these tests are about, is not affected by it.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "anycl/detail/digest.hpp"
+#include "child_process.hpp"
+#include "support/setup.hpp"
+
+namespace {
+
+using anycl::test::child_result;
+using anycl::test::child_stats;
+using anycl::test::env_list;
+using anycl::test::files_ending_with;
+using anycl::test::running_child;
+using anycl::test::temp_dir;
+namespace fs = std::filesystem;
+
+const char* const child_program = ANYCL_CACHE_CHILD;
+const char* const write_warning = "cannot write to the kernel cache";
+
+std::string read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// The POCL cache a child starts with.
+enum class pocl { empty, warm };
+
+/// A POCL cache in which the test programs (demo.cl plain and with variants 1 and 2) have been
+/// compiled, and the cache entry of the plain program that a normal run wrote. Made once.
+struct warm_state {
+  std::unique_ptr<temp_dir> dir;
+  fs::path pocl_cache;
+  fs::path entry;
+  std::uintmax_t entry_size = 0;
+};
+
+std::optional<warm_state>& warm_storage() {
+  static std::optional<warm_state> w;
+  return w;
+}
+
+const warm_state& warm();
+
+/// One test case's folders (cache folders, the children's POCL caches and logs) and its children.
+class cache_test {
+ public:
+  cache_test()
+      : root_(anycl::test::base_dir_from_env("ANYCL_CACHE_DIR"), "case"),
+        pocl_root_(anycl::test::base_dir_from_env("POCL_CACHE_DIR"), "case") {}
+
+  /// A path for a cache folder of this test case; not created.
+  fs::path folder(const std::string& name) const { return root_.path() / name; }
+
+  /// Starts anycl-cache-child with `args`, ANYCL_CACHE_DIR=`cache_dir` (unset when empty), a
+  /// POCL cache of its own, and `env`.
+  running_child start(const std::vector<std::string>& args, const fs::path& cache_dir,
+                      pocl kind = pocl::warm, env_list env = {}) {
+    const std::string n = std::to_string(++children_);
+    fs::path pocl_cache = pocl_root_.path() / ("child-" + n);
+    if (kind == pocl::warm) {
+      fs::copy(warm().pocl_cache, pocl_cache, fs::copy_options::recursive);
+    } else {
+      fs::create_directory(pocl_cache);
+    }
+    env.emplace_back("POCL_CACHE_DIR", pocl_cache.string());
+    if (!cache_dir.empty()) env.emplace_back("ANYCL_CACHE_DIR", cache_dir.string());
+    return anycl::test::spawn(child_program, args, env, root_.path() / ("child-" + n));
+  }
+
+  child_result run(const std::vector<std::string>& args, const fs::path& cache_dir,
+                   pocl kind = pocl::warm, env_list env = {}) {
+    return start(args, cache_dir, kind, std::move(env)).wait();
+  }
+
+ private:
+  temp_dir root_;
+  temp_dir pocl_root_;
+  unsigned children_ = 0;
+};
+
+/// The statistics of a child that must have succeeded.
+child_stats succeeded(const child_result& r) {
+  INFO(r.describe());
+  REQUIRE(r.exit_code() == 0);
+  auto s = r.stats();
+  REQUIRE(s.has_value());
+  return *s;
+}
+
+const warm_state& warm() {
+  auto& w = warm_storage();
+  if (w) return *w;
+  warm_state state;
+  state.dir = std::make_unique<temp_dir>(anycl::test::base_dir_from_env("POCL_CACHE_DIR"), "warm");
+  state.pocl_cache = state.dir->path() / "pocl";
+  fs::create_directory(state.pocl_cache);
+  const fs::path entries = state.dir->path() / "entries";
+  auto run = [&](const std::vector<std::string>& args, env_list env, const std::string& log) {
+    env.emplace_back("POCL_CACHE_DIR", state.pocl_cache.string());
+    return anycl::test::spawn(child_program, args, env, state.dir->path() / log).wait();
+  };
+  // A normal run: builds the plain program and writes its entry.
+  child_result plain = run({}, {{"ANYCL_CACHE_DIR", entries.string()}}, "plain");
+  child_stats s = succeeded(plain);
+  CHECK(s.misses == 1);
+  REQUIRE(s.writes == 1);
+  auto bins = files_ending_with(entries, ".bin");
+  REQUIRE(bins.size() == 1);
+  state.entry = entries / bins.front();
+  state.entry_size = fs::file_size(state.entry);
+  REQUIRE(state.entry_size > anycl::detail::entry_header_size);
+  // The variants, into the same POCL cache (one process after the other).
+  succeeded(run({"--variant", "1", "--variant", "2"}, {{"ANYCL_CACHE", "off"}}, "variants"));
+  w = std::move(state);
+  return *w;
+}
+
+}  // namespace
+
+TEST_CASE("disk cache: a second process uses the entry the first one wrote", "[cache]") {
+  cache_test t;
+  const fs::path dir = t.folder("cache");
+
+  child_result first = t.run({}, dir);
+  INFO(first.describe());
+  child_stats s1 = succeeded(first);
+  CHECK(s1.hits == 0);
+  CHECK(s1.misses == 1);
+  CHECK(s1.rejects == 0);
+  CHECK(s1.writes == 1);
+  CHECK(s1.write_failures == 0);
+  CHECK(first.lines_with("anycl: warning") == 0);
+  auto bins = files_ending_with(dir, ".bin");
+  REQUIRE(bins.size() == 1);
+
+  // An empty POCL cache: the compiled kernel can only come from AnyCL's entry.
+  child_result second = t.run({}, dir, pocl::empty);
+  INFO(second.describe());
+  child_stats s2 = succeeded(second);
+  CHECK(s2.hits == 1);
+  CHECK(s2.misses == 0);
+  CHECK(s2.rejects == 0);
+  CHECK(s2.writes == 0);
+  CHECK(second.lines_with("anycl: warning") == 0);
+  CHECK(files_ending_with(dir, ".bin") == bins);
+  CHECK(files_ending_with(dir, ".tmp").empty());
+}
+
+TEST_CASE("disk cache: a process that exits without waiting for the write still saves its entry",
+          "[cache]") {
+  cache_test t;
+  const fs::path dir = t.folder("cache");
+  // wait_for_cache_writes() is not called: the library waits at exit.
+  child_result first = t.run({"--no-wait"}, dir);
+  INFO(first.describe());
+  succeeded(first);
+  CHECK(first.lines_with("anycl: warning") == 0);
+  CHECK(files_ending_with(dir, ".bin").size() == 1);
+  CHECK(files_ending_with(dir, ".tmp").empty());
+
+  child_result second = t.run({}, dir, pocl::empty);
+  INFO(second.describe());
+  child_stats s = succeeded(second);
+  CHECK(s.hits == 1);
+  CHECK(s.misses == 0);
+  CHECK(s.rejects == 0);
+}
+
+TEST_CASE("disk cache: 8 processes build and save one program at once into an empty folder",
+          "[cache]") {
+  cache_test t;
+  const fs::path dir = t.folder("shared");
+  constexpr int processes = 8;
+
+  // Each with an empty POCL cache, so that all of them build from scratch at the same time.
+  std::vector<running_child> running;
+  for (int i = 0; i < processes; ++i) running.push_back(t.start({}, dir, pocl::empty));
+  std::vector<child_result> results;
+  for (auto& c : running) results.push_back(c.wait());
+
+  std::uint64_t misses = 0;
+  for (const auto& r : results) {
+    INFO(r.describe());
+    child_stats s = succeeded(r);  // the child checked its result against the host
+    CHECK(s.hits + s.misses == 1);
+    CHECK(s.rejects == 0);  // never a partly written entry
+    CHECK(s.writes == s.misses);
+    CHECK(s.write_failures == 0);
+    CHECK(r.lines_with("anycl: warning") == 0);
+    misses += s.misses;
+  }
+  CAPTURE(misses);
+  CHECK(misses >= 1);
+  CHECK(files_ending_with(dir, ".bin").size() == 1);
+  CHECK(files_ending_with(dir, ".tmp").empty());
+
+  child_result ninth = t.run({}, dir, pocl::empty);
+  INFO(ninth.describe());
+  child_stats s = succeeded(ninth);
+  CHECK(s.hits == 1);
+  CHECK(s.misses == 0);
+  CHECK(s.rejects == 0);
+  CHECK(files_ending_with(dir, ".bin").size() == 1);
+}
+
+TEST_CASE("disk cache: a writer killed mid-write leaves no entry and the next process rebuilds",
+          "[cache]") {
+  cache_test t;
+  const std::uintmax_t size = warm().entry_size;
+  std::vector<std::uintmax_t> points = {0,        1,       16, anycl::detail::entry_header_size,
+                                        size / 2, size - 1};
+
+  const unsigned seed =
+      Catch::rngSeed() != 0 ? Catch::rngSeed() : static_cast<unsigned>(std::random_device{}());
+  std::printf("kill points: random seed %u (repeat with --rng-seed %u); entry size %ju bytes\n",
+              seed, seed, size);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::uintmax_t> anywhere(0, size - 1);
+  for (int i = 0; i < 20; ++i) points.push_back(anywhere(rng));
+
+  INFO("random seed " << seed << ", entry size " << size);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::uintmax_t n = points[i];
+    INFO("killed after " << n << " bytes");
+    const fs::path dir = t.folder("kill-" + std::to_string(i));
+
+    child_result killed =
+        t.run({}, dir, pocl::warm, {{"ANYCL_FAULT_KILL_CACHE_WRITE_AT", std::to_string(n)}});
+    INFO(killed.describe());
+    REQUIRE(killed.killed_by(SIGKILL));
+    CHECK_FALSE(killed.stats().has_value());
+    CHECK(files_ending_with(dir, ".bin").empty());
+    auto temps = files_ending_with(dir, ".tmp");
+    REQUIRE(temps.size() == 1);
+    CHECK(fs::file_size(dir / temps.front()) == n);  // killed exactly there
+
+    child_result next = t.run({}, dir);
+    INFO(next.describe());
+    child_stats s = succeeded(next);
+    CHECK(s.hits == 0);
+    CHECK(s.misses == 1);
+    CHECK(s.rejects == 0);  // the leftover temporary file was never read
+    CHECK(s.writes == 1);
+    CHECK(s.write_failures == 0);
+    CHECK(next.lines_with("anycl: warning") == 0);
+    CHECK(files_ending_with(dir, ".bin").size() == 1);
+  }
+}
+
+TEST_CASE("disk cache: a folder that cannot be written costs one warning and never fails",
+          "[cache]") {
+  cache_test t;
+
+  SECTION("a regular file in the folder's path (ENOTDIR, also for root)") {
+    const fs::path file = t.folder("file");
+    std::ofstream(file) << "not a folder\n";
+    const fs::path dir = file / "sub";
+    // Two programs: two failed writes, one warning.
+    child_result r = t.run({"--variant", "1", "--variant", "2"}, dir);
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 0);
+    CHECK(s.misses == 2);
+    CHECK(s.rejects == 0);
+    CHECK(s.writes == 0);
+    CHECK(s.write_failures == 2);
+    CHECK(r.lines_with(write_warning) == 1);
+    CHECK(r.lines_with("anycl: warning") == 1);
+    CHECK(r.lines_with("Not a directory") == 1);
+    CHECK(fs::is_regular_file(file));
+    CHECK(read_bytes(file) == "not a folder\n");
+  }
+
+  SECTION("a read-only bind mount in a private mount namespace (also for root)") {
+    // The folder holds the plain program's entry; the child loads it and two new programs.
+    const fs::path dir = t.folder("read-only");
+    fs::create_directory(dir);
+    const fs::path entry = dir / warm().entry.filename();
+    fs::copy_file(warm().entry, entry);
+    child_result r = t.run(
+        {"--readonly-bind", dir.string(), "--variant", "", "--variant", "1", "--variant", "2"},
+        dir);
+    if (r.exit_code() == 3) {
+      // No mount namespace here (no CAP_SYS_ADMIN, e.g. an unprivileged container): chmod
+      // cannot make a folder read-only for root, so the ENOTDIR section is all that can run.
+      WARN("read-only bind mount not possible here, section skipped: " << r.err);
+      return;
+    }
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 1);  // a read-only cache is still read
+    CHECK(s.misses == 2);
+    CHECK(s.rejects == 0);
+    CHECK(s.writes == 0);
+    CHECK(s.write_failures == 2);
+    CHECK(r.lines_with(write_warning) == 1);
+    CHECK(r.lines_with("anycl: warning") == 1);
+    CHECK(r.lines_with("Read-only file system") == 1);
+    CHECK(files_ending_with(dir, ".bin") == std::vector<std::string>{entry.filename().string()});
+    CHECK(files_ending_with(dir, ".tmp").empty());
+    CHECK(read_bytes(entry) == read_bytes(warm().entry));
+  }
+}
+
+TEST_CASE("disk cache: a full disk fails the write with one warning and leaves no file",
+          "[cache]") {
+  cache_test t;
+  const std::uintmax_t size = warm().entry_size;
+  // RLIMIT_FSIZE from the first launch on: the temporary file can grow to `limit` bytes, then
+  // write() fails with EFBIG. The limit holds for the child's stdout and stderr files too, so it
+  // leaves room for them.
+  for (std::uintmax_t limit : {std::uintmax_t(4096), size / 2, size - 1}) {
+    INFO("file size limit " << limit << " bytes, entry " << size << " bytes");
+    const fs::path dir = t.folder("full-" + std::to_string(limit));
+    child_result r = t.run({"--fsize-limit", std::to_string(limit)}, dir);
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 0);
+    CHECK(s.misses == 1);
+    CHECK(s.rejects == 0);
+    CHECK(s.writes == 0);
+    CHECK(s.write_failures == 1);
+    CHECK(r.lines_with(write_warning) == 1);
+    CHECK(r.lines_with("anycl: warning") == 1);
+    CHECK(r.lines_with("File too large") == 1);
+    CHECK(files_ending_with(dir, ".bin").empty());
+    CHECK(files_ending_with(dir, ".tmp").empty());
+  }
+}
+
+TEST_CASE("disk cache: ANYCL_CACHE=off neither reads nor writes", "[cache]") {
+  cache_test t;
+
+  SECTION("nothing is created") {
+    const fs::path dir = t.folder("off");
+    child_result r = t.run({}, dir, pocl::warm, {{"ANYCL_CACHE", "off"}});
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 0);
+    CHECK(s.misses == 0);
+    CHECK(s.rejects == 0);
+    CHECK(s.writes == 0);
+    CHECK(s.write_failures == 0);
+    CHECK(r.lines_with("anycl: warning") == 0);
+    CHECK_FALSE(fs::exists(dir));
+  }
+
+  SECTION("a sound entry is not used") {
+    const fs::path dir = t.folder("off-with-entry");
+    fs::create_directory(dir);
+    const fs::path entry = dir / warm().entry.filename();
+    fs::copy_file(warm().entry, entry);
+    child_result r = t.run({}, dir, pocl::warm, {{"ANYCL_CACHE", "off"}});
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 0);
+    CHECK(s.misses == 0);
+    CHECK(s.writes == 0);
+    CHECK(std::distance(fs::directory_iterator(dir), fs::directory_iterator()) == 1);
+    CHECK(read_bytes(entry) == read_bytes(warm().entry));
+  }
+}
+
+// The suite needs a device for its children: fail without one, skip (77) only when allowed, as the
+// device suite does. The child finds out, so that this process never loads OpenCL.
+int anycl::test::suite_setup() {
+  try {
+    temp_dir probe(base_dir_from_env("POCL_CACHE_DIR"), "probe");
+    child_result r = spawn(child_program, {"--probe"}, {{"POCL_CACHE_DIR", probe.path().string()}},
+                           probe.path() / "probe")
+                         .wait();
+    if (r.exit_code() == 0) {
+      std::printf("%s", r.out.c_str());
+      return -1;
+    }
+    const char* allow = std::getenv("ANYCL_TEST_ALLOW_NO_DEVICE");
+    if (allow != nullptr && std::strcmp(allow, "1") == 0) {
+      std::printf("no OpenCL device; skipping the process suite (ANYCL_TEST_ALLOW_NO_DEVICE=1): %s",
+                  r.err.c_str());
+      return 77;
+    }
+    std::fprintf(stderr,
+                 "the process suite needs an OpenCL device and found none:\n%s\n"
+                 "(set ANYCL_TEST_ALLOW_NO_DEVICE=1 to skip instead of failing)\n",
+                 r.describe().c_str());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "the process suite cannot start %s: %s\n", child_program, e.what());
+    return 1;
+  }
+}
