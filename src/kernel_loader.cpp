@@ -158,6 +158,27 @@ digest cache_key(std::string_view source, std::string_view options, const device
       .finish();
 }
 
+/// The programs built for one context, shared by all its loaders. Each loader holds the context,
+/// so while a table is reachable its context is alive and its handle cannot be reused.
+struct program_table {
+  std::mutex m;
+  std::map<std::string, std::shared_future<program>> programs;
+};
+
+std::shared_ptr<program_table> table_for(cl_context ctx) {
+  static std::mutex m;
+  static auto* tables = new std::map<cl_context, std::weak_ptr<program_table>>;  // never destroyed
+  std::lock_guard<std::mutex> lock(m);
+  for (auto it = tables->begin(); it != tables->end();)
+    it = it->second.expired() ? tables->erase(it) : std::next(it);
+  std::shared_ptr<program_table> t = (*tables)[ctx].lock();
+  if (!t) {
+    t = std::make_shared<program_table>();
+    (*tables)[ctx] = t;
+  }
+  return t;
+}
+
 struct loader_state {
   anycl::context ctx;
   loader_options options;
@@ -165,10 +186,9 @@ struct loader_state {
   std::vector<device> devices;
   std::vector<std::string> identities;  // hashed, for prebuilt names and keys
   std::vector<device_identity> ids;
-  bool prebuilt_only = false;  // binary_only, or a device without a compiler
-  std::string cache_dir;       // empty: no disk cache
-  std::mutex m;
-  std::map<std::string, std::shared_future<program>> programs;
+  bool prebuilt_only = false;            // binary_only, or a device without a compiler
+  std::string cache_dir;                 // empty: no disk cache
+  std::shared_ptr<program_table> table;  // shared by every loader of this context
 
   std::vector<std::string> include_dirs(const build_options& o) const {
     std::vector<std::string> all = o.include_dirs();
@@ -323,6 +343,7 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
   if (std::string installed = detail::installed_kernels_dir(); !installed.empty())
     s.dirs.push_back(installed);
   s.devices = s.ctx.devices();
+  s.table = detail::table_for(s.ctx.get());
   s.prebuilt_only = s.options.binary_only;
   for (const device& d : s.devices) {
     s.ids.push_back(detail::identify(d));
@@ -373,14 +394,14 @@ program shared_build(detail::loader_state& s, const std::string& key,
                      const std::function<program()>& make) {
   std::promise<program> promise;
   {
-    std::unique_lock<std::mutex> lock(s.m);
-    auto it = s.programs.find(key);
-    if (it != s.programs.end()) {
+    std::unique_lock<std::mutex> lock(s.table->m);
+    auto it = s.table->programs.find(key);
+    if (it != s.table->programs.end()) {
       auto fut = it->second;
       lock.unlock();
       return fut.get();
     }
-    s.programs.emplace(key, promise.get_future().share());
+    s.table->programs.emplace(key, promise.get_future().share());
   }
   try {
     program p = make();
@@ -388,8 +409,8 @@ program shared_build(detail::loader_state& s, const std::string& key,
     return p;
   } catch (...) {
     promise.set_exception(std::current_exception());
-    std::lock_guard<std::mutex> lock(s.m);
-    s.programs.erase(key);  // a later call tries again (the file may have been fixed)
+    std::lock_guard<std::mutex> lock(s.table->m);
+    s.table->programs.erase(key);  // a later call tries again (the file may have been fixed)
     throw;
   }
 }
@@ -398,13 +419,21 @@ std::string memory_key(std::string_view kind, std::string_view text, const build
   return detail::to_hex(
       detail::sha256().field(kind).field(text).field(o.with_environment()).finish());
 }
+/// Prebuilt binaries are found by name on the search path, so the folders are part of the key.
+std::string prebuilt_memory_key(const detail::loader_state& s, std::string_view file,
+                                const build_options& o) {
+  detail::sha256 h;
+  h.field("prebuilt").field(file).field(o.with_environment());
+  for (const auto& d : s.dirs) h.field(d);
+  return detail::to_hex(h.finish());
+}
 }  // namespace
 
 program kernel_loader::load(std::string_view file, const build_options& options) const {
   detail::check_not_forked();
   auto& s = *s_;
   if (s.prebuilt_only)
-    return shared_build(s, memory_key("prebuilt", file, options),
+    return shared_build(s, prebuilt_memory_key(s, file, options),
                         [&] { return s.build_prebuilt(file, options); });
   resolved_source src = resolve(file, options);
   return shared_build(s, memory_key("source", src.text, options),
@@ -416,7 +445,7 @@ program kernel_loader::load_source(std::string_view source, std::string name,
   detail::check_not_forked();
   auto& s = *s_;
   if (s.prebuilt_only)
-    return shared_build(s, memory_key("prebuilt", name, options),
+    return shared_build(s, prebuilt_memory_key(s, name, options),
                         [&] { return s.build_prebuilt(name, options); });
   resolved_source src = resolve_source(source, std::move(name), options);
   return shared_build(s, memory_key("source", src.text, options),

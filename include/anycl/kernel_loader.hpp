@@ -57,11 +57,11 @@ struct resolved_source {
 };
 
 /// Finds .cl files on a search path, resolves their `#include`s, and builds them for every device
-/// of one context. The same resolved source and options give the same program object (built once,
-/// even when many threads ask at once); built binaries are kept in a disk cache keyed on the
+/// of one context. The same resolved source and options on the same context give the same program
+/// object, from any loader of that context (built once, even when many threads ask at once; kept
+/// while a loader of the context exists); built binaries are kept in a disk cache keyed on the
 /// source, every included file, the options, the platform, device and driver, and checked before
-/// use, so a stale, truncated or corrupt entry is rebuilt rather than trusted. Copies share the
-/// in-memory programs. Thread-safe.
+/// use, so a stale, truncated or corrupt entry is rebuilt rather than trusted. Thread-safe.
 class ANYCL_EXPORT kernel_loader {
  public:
   /// Throws std::invalid_argument for an empty context.

@@ -584,3 +584,21 @@ TEST_CASE("kernel_loader: a cache write removes old temporary files of killed wr
   CHECK(fs::exists(cache / ".y.bin.456.0.tmp"));
   CHECK(fs::exists(cache / "notes.tmp"));
 }
+
+TEST_CASE("kernel_loader: loaders of one context share programs, other contexts do not",
+          "[loader][threads]") {
+  anycl::test::env e;
+  temp_dir d;
+  write_file(d / "s.cl", "kernel void value(global int* out) { out[0] = 4; }\n");
+  anycl::kernel_loader first(e.ctx, in(d));
+  anycl::kernel_loader second(e.ctx, in(d));
+  auto prog = first.load("s.cl");
+  CHECK(second.load("s.cl").get() == prog.get());
+  anycl::context other(e.dev);
+  anycl::kernel_loader third(other, in(d));
+  auto elsewhere = third.load("s.cl");
+  CHECK(elsewhere.get() != prog.get());
+  CHECK(elsewhere.context() == other);
+  // Different options are a different program.
+  CHECK(second.load("s.cl", anycl::build_options{}.define("X")).get() != prog.get());
+}
