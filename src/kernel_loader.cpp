@@ -87,34 +87,40 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
   std::vector<device> devices;
   std::vector<digest> keys;
 
+  /// What a completion callback needs: the hook and the program, held until the save is done.
+  struct job {
+    std::shared_ptr<save_on_launch> hook;
+    program prog;
+  };
+
   void launched(cl_event ev) noexcept override {
     if (in_forked_child()) return;
-    auto* self = new std::shared_ptr<save_on_launch>(shared_from_this());
-    if (clRetainProgram(prog) != CL_SUCCESS) {
-      delete self;
-      return;
-    }
-    begin_pending_write();
-    if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, self) != CL_SUCCESS) {
-      clReleaseProgram(prog);
-      end_pending_write();
-      delete self;
+    try {
+      auto* j = new job{shared_from_this(), program::retain(prog)};
+      begin_pending_write();
+      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j) != CL_SUCCESS) {
+        end_pending_write();
+        delete j;
+      }
+    } catch (...) {  // no memory: the entry is not written, the launch is unaffected
     }
   }
 
   static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
-    auto* self = static_cast<std::shared_ptr<save_on_launch>*>(user);
-    try {
-      if (status == CL_COMPLETE) (*self)->save();
-    } catch (...) {  // a cache that cannot be written is never fatal
+    std::unique_ptr<job> j(static_cast<job*>(user));
+    if (status != CL_COMPLETE) {  // a failed launch proves nothing about the binary
+      end_pending_write();
+      return;
     }
-    clReleaseProgram((*self)->prog);
-    delete self;
-    end_pending_write();
+    try {
+      std::shared_ptr<job> shared(j.release());
+      finish_pending_write([shared] { shared->hook->save(shared->prog); });
+    } catch (...) {
+      end_pending_write();
+    }
   }
 
-  void save() {
-    program p = program::retain(prog);
+  void save(const program& p) const {
     auto ids = p.devices();
     auto bins = p.binaries();
     for (std::size_t i = 0; i < devices.size(); ++i)

@@ -16,12 +16,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <system_error>
+#include <thread>
 
 #include "anycl/kernel_loader.hpp"
+#include "process.hpp"
 
 namespace anycl::detail {
 namespace {
@@ -33,20 +37,49 @@ void warn(const std::string& message) {
   std::fprintf(stderr, "anycl: warning: %s\n", message.c_str());
 }
 
+/// Cache writes run on one AnyCL thread: a driver's completion callback must not do them, as POCL
+/// runs CL_COMPLETE callbacks on its own thread before a blocking read of the result returns, and
+/// the binary query compiles (measured: +550 ms on the first result when saved in the callback).
+/// Never destroyed, so that the thread can still be waiting on it while the process exits.
 struct pending_writes {
   std::mutex m;
-  std::condition_variable cv;
-  int count = 0;
-  ~pending_writes() {
-    // At exit: let writes started by completed launches finish, so the entry is not lost.
+  std::condition_variable cv;  // count or tasks changed
+  int count = 0;               // begun and not yet finished
+  std::deque<std::function<void()>> tasks;
+  bool worker = false;
+
+  void run() {
     std::unique_lock<std::mutex> lock(m);
-    cv.wait_for(lock, std::chrono::seconds(10), [&] { return count == 0; });
+    for (;;) {
+      cv.wait(lock, [&] { return !tasks.empty(); });
+      std::function<void()> task = std::move(tasks.front());
+      tasks.pop_front();
+      lock.unlock();
+      try {
+        task();
+      } catch (...) {  // a cache that cannot be written is never fatal
+      }
+      task = nullptr;
+      lock.lock();
+      if (--count == 0) cv.notify_all();
+    }
   }
 };
 pending_writes& pending() {
-  static pending_writes p;
-  return p;
+  static auto* p = new pending_writes;
+  return *p;
 }
+
+/// At exit, lets writes begun by completed launches finish, so that a short-lived process still
+/// leaves its entry (bounded, so that a stuck driver cannot hang the exit).
+struct wait_at_exit {
+  ~wait_at_exit() {
+    if (in_forked_child()) return;
+    auto& p = pending();
+    std::unique_lock<std::mutex> lock(p.m);
+    p.cv.wait_for(lock, std::chrono::seconds(10), [&] { return p.count == 0; });
+  }
+};
 
 class fd_closer {
  public:
@@ -249,14 +282,33 @@ void count_hits(unsigned n) noexcept { hits += n; }
 void count_misses(unsigned n) noexcept { misses += n; }
 
 void begin_pending_write() noexcept {
+  static wait_at_exit waiter;
   auto& p = pending();
   std::lock_guard<std::mutex> lock(p.m);
   ++p.count;
 }
+
 void end_pending_write() noexcept {
   auto& p = pending();
   std::lock_guard<std::mutex> lock(p.m);
   if (--p.count == 0) p.cv.notify_all();
+}
+
+void finish_pending_write(std::function<void()> task) noexcept {
+  auto& p = pending();
+  std::lock_guard<std::mutex> lock(p.m);
+  try {
+    p.tasks.push_back(std::move(task));
+    if (!p.worker) {
+      std::thread(&pending_writes::run, &p).detach();
+      p.worker = true;
+    }
+  } catch (...) {  // no memory or no thread: the entry is not written, nothing else happens
+    if (!p.worker) p.tasks.clear();
+    if (--p.count == 0) p.cv.notify_all();
+    return;
+  }
+  p.cv.notify_all();
 }
 
 }  // namespace anycl::detail

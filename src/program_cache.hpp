@@ -2,6 +2,7 @@
 // The on-disk binary cache: one checked file per (program, device) entry, atomic writes.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,12 @@ bool read_small_file(const std::string& path, std::size_t limit, std::vector<uns
 void count_hits(unsigned n) noexcept;
 void count_misses(unsigned n) noexcept;
 
-/// A cache write that will run later (at a launch's completion); exit waits for them.
+/// A cache write that will run later (after a launch completes); exit and wait_for_cache_writes()
+/// wait for every one begun. Each begin is matched by one end or one finish.
 void begin_pending_write() noexcept;
+/// Drops a write that was begun (the launch failed).
 void end_pending_write() noexcept;
+/// Runs `task` on AnyCL's cache thread, then ends the write.
+void finish_pending_write(std::function<void()> task) noexcept;
 
 }  // namespace anycl::detail

@@ -15,10 +15,12 @@
 
 #include "anycl/anycl.hpp"
 #include "cli.hpp"
+#include "first_result.hpp"
 #include "launch_loops.hpp"
 
 namespace {
 
+using anycl::bench::first_result_comparison;
 using anycl::bench::kernel_kind;
 using anycl::bench::launch_loop;
 
@@ -135,20 +137,36 @@ std::string line(const comparison& c, double a, double r, double ratio) {
          " us, ratio " + fixed(ratio, 3);
 }
 
-void print_text(const std::vector<comparison>& cs) {
-  for (const auto& c : cs) std::cout << line(c, c.anycl_us, c.reference_us, c.ratio()) << "\n";
+std::string line(const first_result_comparison& c) {
+  std::string s = c.name + ": anycl " + fixed(c.anycl_ms, 2) + " ms, " + c.reference + " " +
+                  fixed(c.reference_ms, 2) + " ms, ratio " + fixed(c.ratio(), 3);
+  if (c.show_speedup) s += ", speedup " + fixed(c.speedup(), 2);
+  return s;
 }
 
-void print_json(const std::vector<comparison>& cs, const std::string& device, const char* mode,
-                std::size_t launches, std::size_t repetitions) {
+void print_text(const std::vector<comparison>& cs, const std::vector<first_result_comparison>& fr) {
+  for (const auto& c : cs) std::cout << line(c, c.anycl_us, c.reference_us, c.ratio()) << "\n";
+  for (const auto& c : fr) std::cout << line(c) << "\n";
+}
+
+struct run_info {
+  std::string device;
+  const char* mode;
+  std::size_t launches, repetitions, first_result_runs;
+};
+
+void print_json(const std::vector<comparison>& cs, const std::vector<first_result_comparison>& fr,
+                const run_info& info) {
   using anycl::tools::json_string;
   std::cout << "{\n  \"anycl_version\": " << json_string(anycl::version())
-            << ",\n  \"device\": " << json_string(device) << ",\n  \"mode\": " << json_string(mode)
-            << ",\n  \"launches\": " << launches << ",\n  \"repetitions\": " << repetitions
+            << ",\n  \"device\": " << json_string(info.device)
+            << ",\n  \"mode\": " << json_string(info.mode) << ",\n  \"launches\": " << info.launches
+            << ",\n  \"repetitions\": " << info.repetitions
+            << ",\n  \"first_result_runs\": " << info.first_result_runs
             << ",\n  \"statistic\": \"median\",\n  \"comparisons\": [";
-  for (std::size_t i = 0; i < cs.size(); ++i) {
-    const comparison& c = cs[i];
-    std::cout << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name)
+  std::size_t i = 0;
+  for (const comparison& c : cs) {
+    std::cout << (i++ ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name)
               << ", \"unit\": \"us\", \"anycl\": " << fixed(c.anycl_us, 4)
               << ", \"reference\": " << json_string(c.reference)
               << ", \"reference_value\": " << fixed(c.reference_us, 4)
@@ -156,6 +174,18 @@ void print_json(const std::vector<comparison>& cs, const std::string& device, co
               << ", \"anycl_cpu\": " << fixed(c.anycl_cpu_us, 4)
               << ", \"reference_cpu\": " << fixed(c.reference_cpu_us, 4)
               << ", \"cpu_ratio\": " << fixed(c.cpu_ratio(), 4) << "}";
+  }
+  // Time to first result of a fresh process: medians over first_result_runs child processes;
+  // the setup (platform, context, queue) is not part of it and is given apart.
+  for (const first_result_comparison& c : fr) {
+    std::cout << (i++ ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name)
+              << ", \"unit\": \"ms\", \"anycl\": " << fixed(c.anycl_ms, 4)
+              << ", \"reference\": " << json_string(c.reference)
+              << ", \"reference_value\": " << fixed(c.reference_ms, 4)
+              << ", \"ratio\": " << fixed(c.ratio(), 4);
+    if (c.show_speedup) std::cout << ", \"speedup\": " << fixed(c.speedup(), 4);
+    std::cout << ", \"runs\": " << c.runs << ", \"anycl_setup\": " << fixed(c.anycl_setup_ms, 4)
+              << ", \"reference_setup\": " << fixed(c.reference_setup_ms, 4) << "}";
   }
   std::cout << "\n  ]\n}\n";
 }
@@ -199,27 +229,13 @@ void run_iterations(benchmark::State& state, const launch_loop& loop, std::size_
       benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
-  using anycl::tools::usage_error;
-  if (!args.positional.empty())
-    throw usage_error("unexpected argument '" + args.positional.front() +
-                      "' (Google Benchmark flags go after '--')");
-  const std::size_t launches = args.number("launches", 10000);
-  const std::size_t repetitions = args.number("repetitions", 15);
-  if (launches == 0) throw usage_error("--launches must be at least 1");
-  if (repetitions == 0) throw usage_error("--repetitions must be at least 1");
-  const bool host_only = args.has("host-only");
-  const char* mode = host_only ? "host-only" : "launch+finish";
-  int gb_argc = static_cast<int>(gb_argv.size()) - 1;
-  benchmark::Initialize(&gb_argc, gb_argv.data());
-  if (gb_argc > 1)
-    throw usage_error(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
-
+/// The launch-overhead comparisons (Google Benchmark, interleaved rounds) on `dev`.
+std::vector<comparison> measure_launches(const anycl::device& dev, std::size_t launches,
+                                         std::size_t repetitions, bool host_only,
+                                         const char* mode) {
   // --- setup: one context, queue, program and buffer for every path ---
   anycl::bench::fixture f;
-  const anycl::device dev = anycl::tools::tool_device(args);
-  const std::string device_name = dev.name();
-  std::cerr << "anycl-bench: device '" << device_name << "', " << launches
+  std::cerr << "anycl-bench: device '" << dev.name() << "', " << launches
             << " launches per iteration, " << repetitions << " interleaved repetitions, mode "
             << mode << "\n";
   f.context = anycl::context(dev);
@@ -286,16 +302,53 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
     std::cerr << "  " << line(c, c.anycl_cpu_us, c.reference_cpu_us, c.cpu_ratio()) << "\n";
   std::cerr << "wall-clock per launch (median), on stdout:\n";
   std::cerr.flush();
+  return cs;
+}
+
+constexpr std::size_t default_first_result_runs = 5;
+
+int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
+  using anycl::tools::usage_error;
+  if (!args.positional.empty())
+    throw usage_error("unexpected argument '" + args.positional.front() +
+                      "' (Google Benchmark flags go after '--')");
+  const std::size_t launches = args.number("launches", 10000);
+  const std::size_t repetitions = args.number("repetitions", 15);
+  const std::size_t first_result_runs =
+      args.number("first-result-runs", args.has("first-result") ? default_first_result_runs : 0);
+  if (repetitions == 0) throw usage_error("--repetitions must be at least 1");
+  if (launches == 0 && first_result_runs == 0)
+    throw usage_error(
+        "nothing to measure: --launches 0 skips the launch comparisons; add "
+        "--first-result or --first-result-runs N");
+  const bool host_only = args.has("host-only");
+  const char* mode = host_only ? "host-only" : "launch+finish";
+  int gb_argc = static_cast<int>(gb_argv.size()) - 1;
+  benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (gb_argc > 1)
+    throw usage_error(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
+
+  const anycl::device dev = anycl::tools::tool_device(args);
+  std::vector<comparison> cs;
+  if (launches > 0) cs = measure_launches(dev, launches, repetitions, host_only, mode);
+  std::vector<first_result_comparison> fr;
+  if (first_result_runs > 0) {
+    fr = anycl::bench::measure_first_result(dev, first_result_runs);
+    std::cerr << "time to first result of a fresh process (median ms), on stdout:\n";
+    std::cerr.flush();
+  }
   if (args.has("json"))
-    print_json(cs, device_name, mode, launches, repetitions);
+    print_json(cs, fr, {dev.name(), mode, launches, repetitions, first_result_runs});
   else
-    print_text(cs);
+    print_text(cs, fr);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == anycl::bench::first_result_child_flag)
+    return anycl::bench::first_result_child(argc, argv);
   anycl::tools::cli c(
       "anycl-bench", "[options] [-- GOOGLE_BENCHMARK_FLAGS...]",
       "Measures kernel-launch overhead: an empty kernel and a one-buffer kernel (64 work-items)\n"
@@ -310,11 +363,34 @@ int main(int argc, char** argv) {
       "  <name>: anycl <us> us, <reference> <us> us, ratio <r>\n"
       "or, with --json, one JSON document. Google Benchmark's table, progress and the launching\n"
       "thread's CPU time per launch go to stderr. Flags after '--' go to Google Benchmark\n"
-      "(e.g. -- --benchmark_min_time=0.1).");
+      "(e.g. -- --benchmark_min_time=0.1).\n"
+      "\n"
+      "Time to first result of a fresh process, off by default (its cold runs take seconds):\n"
+      "--first-result runs each kind 5 times, --first-result-runs N N times; --launches 0 skips\n"
+      "the launch comparisons. anycl-bench starts itself again for every run; the child creates\n"
+      "its context and queue (timed apart, not included), then times loading anycl_saxpy of\n"
+      "cl_kernels/anycl/demo.cl, creating the kernel and two buffers, one launch and reading back\n"
+      "the result, checked against the host. AnyCL uses kernel_loader; raw uses the C API on the\n"
+      "same source text, or on a binary it saved after its first launch. Every child has its\n"
+      "own POCL_CACHE_DIR. Cold: AnyCL cache empty, POCL_KERNEL_CACHE=0. AnyCL cache warm: a\n"
+      "primed AnyCL cache (the child fails unless it hit), POCL_KERNEL_CACHE=0. POCL cache warm:\n"
+      "ANYCL_CACHE=off, a primed POCL cache. Medians in ms, one line each on stdout:\n"
+      "  first result, cold: anycl <ms> ms, raw <ms> ms, ratio <r>\n"
+      "  first result, anycl cache warm: anycl <ms> ms, raw binary <ms> ms, ratio <r>\n"
+      "  first result, pocl cache warm: anycl <ms> ms, raw <ms> ms, ratio <r>\n"
+      "  first result, anycl cache warm vs pocl cache warm: anycl <ms> ms,\n"
+      "    raw pocl cache <ms> ms, ratio <r>, speedup <s>\n"
+      "(the last: AnyCL's warm cache against the raw C API on POCL's warm cache; speedup is\n"
+      "raw / anycl). Progress and the medians of each phase go to stderr.");
   c.flag("json", "print the comparisons as JSON on stdout")
-      .option("launches", "N", "launches per benchmark iteration (default 10000)")
+      .option("launches", "N",
+              "launches per benchmark iteration (default 10000; 0: skip the launch tests)")
       .option("repetitions", "N", "interleaved rounds; the median is reported (default 15)")
-      .flag("host-only", "time only the enqueues (queue held behind a user event, finish untimed)");
+      .flag("host-only", "time only the enqueues (queue held behind a user event, finish untimed)")
+      .flag("first-result", "also measure time to first result of a fresh process (5 runs)")
+      .option("first-result-runs", "N",
+              "runs of each first-result kind; the median is reported (default 0: skipped, or 5 "
+              "with --first-result)");
   split_args s = split(argc, argv);
   return anycl::tools::run_tool(
       c, static_cast<int>(s.ours.size()) - 1, s.ours.data(),
