@@ -346,8 +346,8 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
         rest.remove_prefix(colon + 1);
       }
     }
-  if (std::string installed = detail::installed_kernels_dir(); !installed.empty())
-    s.dirs.push_back(installed);
+  static const std::string installed = detail::installed_kernels_dir();  // fixed per process
+  if (!installed.empty()) s.dirs.push_back(installed);
   s.devices = s.ctx.devices();
   s.table = detail::table_for(s.ctx.get());
   s.prebuilt_only = s.options.binary_only;
