@@ -418,7 +418,20 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
     auto h = anycl::detail::entry_header(key, refused.data(), refused.size());
     refused.insert(refused.begin(), h.begin(), h.end());
   }
+  // This program's binary, labelled for another device of the same driver.
+  std::vector<unsigned char> other_device;
+  {
+    auto id = anycl::detail::identify(e.dev);
+    id.device_name += " (another one)";
+    std::vector<unsigned char> payload(good.begin() + anycl::detail::entry_header_size, good.end());
+    auto h = anycl::detail::entry_header(
+        anycl::detail::cache_key(anycl::kernel_loader(e.ctx, in(d)).resolve("v.cl").text, "", id),
+        payload.data(), payload.size());
+    other_device.assign(h.begin(), h.end());
+    other_device.insert(other_device.end(), payload.begin(), payload.end());
+  }
   const std::pair<const char*, std::vector<unsigned char>> cases[] = {
+      {"a binary for another device", other_device},
       {"empty", {}},
       {"1 byte", truncated(1)},
       {"16 bytes", truncated(16)},
