@@ -28,16 +28,18 @@ namespace fs = std::filesystem;
 
 namespace {
 /// Platform, device and driver: a binary is only valid where all of these match.
+sha256& add_identity(sha256& h, const device_identity& id) {
+  return h.field(id.platform_name)
+      .field(id.platform_version)
+      .field(id.device_name)
+      .field(id.vendor)
+      .field(id.device_version)
+      .field(id.driver_version);
+}
+
 std::string identity_of(const device& dev) {
-  device_identity id = identify(dev);
-  return to_hex(sha256()
-                    .field(id.platform_name)
-                    .field(id.platform_version)
-                    .field(id.device_name)
-                    .field(id.vendor)
-                    .field(id.device_version)
-                    .field(id.driver_version)
-                    .finish());
+  sha256 h;
+  return to_hex(add_identity(h, identify(dev)).finish());
 }
 
 digest prebuilt_key(const std::string& identity) {
@@ -150,18 +152,10 @@ device_identity identify(const device& dev) {
 }
 
 digest cache_key(std::string_view source, std::string_view options, const device_identity& id) {
-  return sha256()
-      .field("anycl cache entry")
-      .field(std::to_string(entry_format_version))
-      .field(source)
-      .field(options)
-      .field(id.platform_name)
-      .field(id.platform_version)
-      .field(id.device_name)
-      .field(id.vendor)
-      .field(id.device_version)
-      .field(id.driver_version)
-      .finish();
+  sha256 h;
+  h.field("anycl cache entry").field(std::to_string(entry_format_version));
+  h.field(source).field(options);
+  return add_identity(h, id).finish();
 }
 
 /// The programs built for one context, shared by all its loaders. Each loader holds the context,

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "anycl/kernel_loader.hpp"
+#include "fd.hpp"
 #include "process.hpp"
 
 namespace anycl::detail {
@@ -79,24 +80,6 @@ struct wait_at_exit {
     std::unique_lock<std::mutex> lock(p.m);
     p.cv.wait_for(lock, std::chrono::seconds(10), [&] { return p.count == 0; });
   }
-};
-
-class fd_closer {
- public:
-  explicit fd_closer(int fd) noexcept : fd_(fd) {}
-  ~fd_closer() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  fd_closer(const fd_closer&) = delete;
-  fd_closer& operator=(const fd_closer&) = delete;
-  int release() noexcept {
-    int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-
- private:
-  int fd_;
 };
 
 /// Fault injection for tests: ANYCL_FAULT_KILL_CACHE_WRITE_AT=N sends SIGKILL to this process
@@ -154,9 +137,10 @@ std::string cache_entry_path(const std::string& dir, const digest& key) {
 }
 
 bool read_small_file(const std::string& path, std::size_t limit, std::vector<unsigned char>& out,
-                     std::string& why) {
+                     std::string& why, struct stat* info, int* open_errno) {
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
+    if (open_errno != nullptr) *open_errno = errno;
     why = std::strerror(errno);
     return false;
   }
@@ -166,6 +150,7 @@ bool read_small_file(const std::string& path, std::size_t limit, std::vector<uns
     why = "not a regular file";
     return false;
   }
+  if (info != nullptr) *info = st;
   if (static_cast<std::uint64_t>(st.st_size) > limit) {
     why = std::to_string(st.st_size) + " bytes, more than the limit of " + std::to_string(limit);
     return false;
@@ -184,28 +169,14 @@ bool read_small_file(const std::string& path, std::size_t limit, std::vector<uns
 
 std::optional<std::vector<unsigned char>> cache_read(const std::string& dir, const digest& key) {
   std::string path = cache_entry_path(dir, key);
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return std::nullopt;
-  fd_closer closer(fd);
   struct stat st {};
+  int open_errno = 0;
   std::string why;
   std::vector<unsigned char> file;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    why = "not a regular file";
-  } else if (static_cast<std::uint64_t>(st.st_size) > entry_max_payload + entry_header_size) {
-    why = "too large";
-  } else {
-    file.resize(static_cast<std::size_t>(st.st_size));
-    std::size_t have = 0;
-    while (have < file.size()) {
-      ssize_t n = ::read(fd, file.data() + have, file.size() - have);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      have += static_cast<std::size_t>(n);
-    }
-    file.resize(have);
+  if (read_small_file(path, entry_max_payload + entry_header_size, file, why, &st, &open_errno))
     why = check_entry(file.data(), file.size(), key);
-  }
+  else if (open_errno != 0)
+    return std::nullopt;  // no entry (or no folder): a plain miss
   if (why.empty()) {
     file.erase(file.begin(), file.begin() + entry_header_size);
     return file;

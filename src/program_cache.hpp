@@ -2,7 +2,9 @@
 // The on-disk binary cache: one checked file per (program, device) entry, atomic writes.
 #pragma once
 
+#include <sys/stat.h>
 #include <functional>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,9 +28,10 @@ void cache_write(const std::string& dir, const digest& key,
 /// std::system_error.
 void write_entry_file(const std::string& path, const digest& key,
                       const std::vector<unsigned char>& payload);
-/// Reads a regular file of at most `limit` bytes; false (with `why`) when it cannot.
+/// Reads a regular file of at most `limit` bytes, never blocking on a FIFO; false (with `why`)
+/// when it cannot. `info` receives its stat (when opened), `open_errno` why it did not open.
 bool read_small_file(const std::string& path, std::size_t limit, std::vector<unsigned char>& out,
-                     std::string& why);
+                     std::string& why, struct stat* info = nullptr, int* open_errno = nullptr);
 
 void count_hits(unsigned n) noexcept;
 void count_misses(unsigned n) noexcept;

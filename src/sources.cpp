@@ -15,6 +15,7 @@
 #include <set>
 
 #include "anycl/error.hpp"
+#include "fd.hpp"
 
 namespace anycl::detail {
 namespace fs = std::filesystem;
@@ -25,19 +26,6 @@ constexpr std::size_t max_resolved_bytes = std::size_t(64) << 20;
 [[noreturn]] void file_error(const std::string& path, const std::string& why) {
   throw source_error(path, 0, "kernel source '" + path + "': " + why);
 }
-
-class fd_guard {
- public:
-  explicit fd_guard(int fd) noexcept : fd_(fd) {}
-  ~fd_guard() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  fd_guard(const fd_guard&) = delete;
-  fd_guard& operator=(const fd_guard&) = delete;
-
- private:
-  int fd_;
-};
 
 bool is_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
@@ -310,7 +298,7 @@ std::string read_source_file(const std::string& path) {
     file_error(path, err == ENOENT ? std::string("no such file")
                                    : std::string("cannot be opened: ") + std::strerror(err));
   }
-  fd_guard guard(fd);
+  fd_closer guard(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0) file_error(path, std::string("cannot stat: ") + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) file_error(path, "is a directory, not a file");
