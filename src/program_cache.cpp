@@ -23,6 +23,7 @@
 #include <set>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 #include "anycl/kernel_loader.hpp"
 #include "fd.hpp"
@@ -44,15 +45,15 @@ void warn(const std::string& message) {
 /// Never destroyed, so that the thread can still be waiting on it while the process exits.
 struct pending_writes {
   std::mutex m;
-  std::condition_variable cv;  // count or tasks changed
+  std::condition_variable cv;  // count changed
   int count = 0;               // begun and not yet finished
   std::deque<std::function<void()>> tasks;
-  bool worker = false;
+  std::thread thread;  // runs while there are tasks, then ends (no idle thread at exit)
+  bool running = false;
 
   void run() {
     std::unique_lock<std::mutex> lock(m);
-    for (;;) {
-      cv.wait(lock, [&] { return !tasks.empty(); });
+    while (!tasks.empty()) {
       std::function<void()> task = std::move(tasks.front());
       tasks.pop_front();
       lock.unlock();
@@ -64,6 +65,7 @@ struct pending_writes {
       lock.lock();
       if (--count == 0) cv.notify_all();
     }
+    running = false;
   }
 };
 pending_writes& pending() {
@@ -72,13 +74,22 @@ pending_writes& pending() {
 }
 
 /// At exit, lets writes begun by completed launches finish, so that a short-lived process still
-/// leaves its entry (bounded, so that a stuck driver cannot hang the exit).
+/// leaves its entry (bounded, so that a stuck driver cannot hang the exit), and joins the thread.
 struct wait_at_exit {
   ~wait_at_exit() {
     if (in_forked_child()) return;
     auto& p = pending();
     std::unique_lock<std::mutex> lock(p.m);
     p.cv.wait_for(lock, std::chrono::seconds(10), [&] { return p.count == 0; });
+    std::thread t = std::move(p.thread);
+    bool done = !p.running;
+    lock.unlock();
+    if (!t.joinable()) return;
+    if (done) {
+      t.join();
+    } else {
+      t.detach();
+    }
   }
 };
 
@@ -267,19 +278,21 @@ void end_pending_write() noexcept {
 
 void finish_pending_write(std::function<void()> task) noexcept {
   auto& p = pending();
-  std::lock_guard<std::mutex> lock(p.m);
+  std::unique_lock<std::mutex> lock(p.m);
   try {
     p.tasks.push_back(std::move(task));
-    if (!p.worker) {
-      std::thread(&pending_writes::run, &p).detach();
-      p.worker = true;
+    if (!p.running) {
+      std::thread fresh(&pending_writes::run, &p);  // may throw: p.thread is untouched then
+      std::thread previous = std::exchange(p.thread, std::move(fresh));  // finished its loop
+      p.running = true;
+      lock.unlock();
+      if (previous.joinable()) previous.join();
     }
   } catch (...) {  // no memory or no thread: the entry is not written, nothing else happens
-    if (!p.worker) p.tasks.clear();
+    if (!lock.owns_lock()) lock.lock();
+    if (!p.running) p.tasks.clear();
     if (--p.count == 0) p.cv.notify_all();
-    return;
   }
-  p.cv.notify_all();
 }
 
 }  // namespace anycl::detail
