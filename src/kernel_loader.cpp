@@ -108,18 +108,21 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
     }
   }
 
+  /// Saves in the driver's callback: POCL runs CL_COMPLETE callbacks before a dependent blocking
+  /// read returns, so the entry is written before the caller sees its first result and before it
+  /// can exit. (A save on another thread raced process exit: the binary query compiles, and LLVM's
+  /// statics were already destroyed; 2 crashes in 16 runs.) Costs the cold first result ~0.5 s on
+  /// POCL, where that query compiles each kernel's generic work-group function.
   static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
     std::unique_ptr<job> j(static_cast<job*>(user));
-    if (status != CL_COMPLETE) {  // a failed launch proves nothing about the binary
-      end_pending_write();
-      return;
+    if (status == CL_COMPLETE) {  // a failed launch proves nothing about the binary
+      try {
+        j->hook->save(j->prog);
+      } catch (...) {  // a cache that cannot be written is never fatal
+      }
     }
-    try {
-      std::shared_ptr<job> shared(j.release());
-      finish_pending_write([shared] { shared->hook->save(shared->prog); });
-    } catch (...) {
-      end_pending_write();
-    }
+    j.reset();
+    end_pending_write();
   }
 
   void save(const program& p) const {

@@ -16,14 +16,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <filesystem>
-#include <functional>
 #include <mutex>
 #include <set>
 #include <system_error>
-#include <thread>
-#include <utility>
 
 #include "anycl/kernel_loader.hpp"
 #include "fd.hpp"
@@ -39,57 +35,26 @@ void warn(const std::string& message) {
   std::fprintf(stderr, "anycl: warning: %s\n", message.c_str());
 }
 
-/// Cache writes run on one AnyCL thread: a driver's completion callback must not do them, as POCL
-/// runs CL_COMPLETE callbacks on its own thread before a blocking read of the result returns, and
-/// the binary query compiles (measured: +550 ms on the first result when saved in the callback).
-/// Never destroyed, so that the thread can still be waiting on it while the process exits.
+/// Saves begun by launches and not yet done. Never destroyed: a save may still be running on a
+/// driver thread while the process exits.
 struct pending_writes {
   std::mutex m;
   std::condition_variable cv;  // count changed
-  int count = 0;               // begun and not yet finished
-  std::deque<std::function<void()>> tasks;
-  std::thread thread;  // runs while there are tasks, then ends (no idle thread at exit)
-  bool running = false;
-
-  void run() {
-    std::unique_lock<std::mutex> lock(m);
-    while (!tasks.empty()) {
-      std::function<void()> task = std::move(tasks.front());
-      tasks.pop_front();
-      lock.unlock();
-      try {
-        task();
-      } catch (...) {  // a cache that cannot be written is never fatal
-      }
-      task = nullptr;
-      lock.lock();
-      if (--count == 0) cv.notify_all();
-    }
-    running = false;
-  }
+  int count = 0;
 };
 pending_writes& pending() {
   static auto* p = new pending_writes;
   return *p;
 }
 
-/// At exit, lets writes begun by completed launches finish, so that a short-lived process still
-/// leaves its entry (bounded, so that a stuck driver cannot hang the exit), and joins the thread.
+/// At exit, lets saves begun by completed launches finish (bounded, so that a stuck driver cannot
+/// hang the exit).
 struct wait_at_exit {
   ~wait_at_exit() {
     if (in_forked_child()) return;
     auto& p = pending();
     std::unique_lock<std::mutex> lock(p.m);
     p.cv.wait_for(lock, std::chrono::seconds(10), [&] { return p.count == 0; });
-    std::thread t = std::move(p.thread);
-    bool done = !p.running;
-    lock.unlock();
-    if (!t.joinable()) return;
-    if (done) {
-      t.join();
-    } else {
-      t.detach();
-    }
   }
 };
 
@@ -274,25 +239,6 @@ void end_pending_write() noexcept {
   auto& p = pending();
   std::lock_guard<std::mutex> lock(p.m);
   if (--p.count == 0) p.cv.notify_all();
-}
-
-void finish_pending_write(std::function<void()> task) noexcept {
-  auto& p = pending();
-  std::unique_lock<std::mutex> lock(p.m);
-  try {
-    p.tasks.push_back(std::move(task));
-    if (!p.running) {
-      std::thread fresh(&pending_writes::run, &p);  // may throw: p.thread is untouched then
-      std::thread previous = std::exchange(p.thread, std::move(fresh));  // finished its loop
-      p.running = true;
-      lock.unlock();
-      if (previous.joinable()) previous.join();
-    }
-  } catch (...) {  // no memory or no thread: the entry is not written, nothing else happens
-    if (!lock.owns_lock()) lock.lock();
-    if (!p.running) p.tasks.clear();
-    if (--p.count == 0) p.cv.notify_all();
-  }
 }
 
 }  // namespace anycl::detail

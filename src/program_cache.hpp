@@ -3,7 +3,6 @@
 #pragma once
 
 #include <sys/stat.h>
-#include <functional>
 
 #include <optional>
 #include <string>
@@ -36,12 +35,9 @@ bool read_small_file(const std::string& path, std::size_t limit, std::vector<uns
 void count_hits(unsigned n) noexcept;
 void count_misses(unsigned n) noexcept;
 
-/// A cache write that will run later (after a launch completes); exit and wait_for_cache_writes()
-/// wait for every one begun. Each begin is matched by one end or one finish.
+/// A save that will run later (when a launch completes); exit and wait_for_cache_writes() wait
+/// for every one begun. Each begin is matched by one end.
 void begin_pending_write() noexcept;
-/// Drops a write that was begun (the launch failed).
 void end_pending_write() noexcept;
-/// Runs `task` on AnyCL's cache thread, then ends the write.
-void finish_pending_write(std::function<void()> task) noexcept;
 
 }  // namespace anycl::detail
