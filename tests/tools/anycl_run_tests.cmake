@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: Apache-2.0
+# anycl-run: outputs checked against host computations, --json and --out checked by a cmake -P
+# driver, every kind of argument, and every bad input with its exit code (2: bad usage, 1: runtime
+# failure or arguments that do not fit the kernel). Also the argument-spec parser's unit tests.
+# Included from tests/CMakeLists.txt inside if(ANYCL_BUILD_TOOLS); uses its anycl_tool_test and
+# anycl_test_executable.
+
+# --- the argument-spec parser: no device ---
+anycl_test_executable(anycl-run-arg-spec-tests ${CMAKE_CURRENT_LIST_DIR}/run/arg_spec_test.cpp
+                      ${CMAKE_CURRENT_LIST_DIR}/../support/unit_setup.cpp)
+target_link_libraries(anycl-run-arg-spec-tests PRIVATE anycl_tool_common)
+add_test(NAME run-arg-spec COMMAND anycl-run-arg-spec-tests)
+set_tests_properties(run-arg-spec PROPERTIES
+  ENVIRONMENT "OCL_ICD_VENDORS=${CMAKE_BINARY_DIR}/empty-icd-vendors")
+
+set(run_tool $<TARGET_FILE:anycl-run>)
+set(run_cl ${CMAKE_CURRENT_LIST_DIR}/run)
+set(run_out ${CMAKE_BINARY_DIR}/tool-run-out)
+set(saxpy ${run_cl}/saxpy.cl saxpy)
+set(kinds ${run_cl}/kinds.cl)
+# saxpy(uint n, float a, __global const float* x, __global float* y) with arguments that fit.
+set(saxpy_args uint:8 float:2 in:float:8:range inout:float:8:range)
+
+# A test run by run/steps.cmake in ${run_out}/<name>/ (made afresh): WRITE files there first, run
+# CMD there, check rc and MATCH, then the JSON checks on stdout and the FILES written.
+function(anycl_run_steps_test name rc match)
+  cmake_parse_arguments(T "" "" "CMD;WRITE;JSON;FILES;ENV" ${ARGN})
+  list(JOIN T_CMD "|" cmd)
+  list(JOIN T_WRITE "|" write)
+  list(JOIN T_JSON "|" json)
+  list(JOIN T_FILES "|" files)
+  anycl_tool_test(${name} 0 "exit ${rc} as expected, output matches"
+    CMD ${CMAKE_COMMAND} -DOUT_DIR=${run_out}/${name} "-DWRITE=${write}" "-DSTEP_CMD=${cmd}"
+        -DRC=${rc} "-DMATCH=${match}" "-DJSON=${json}" "-DFILES=${files}"
+        -P ${run_cl}/steps.cmake
+    ENV ${T_ENV})
+endfunction()
+
+# --- outputs equal host computations ---
+# y = 2 * x + y with x = y = 0, 1, 2, ...: y[i] = 3i.
+anycl_tool_test(tool-run-saxpy 0
+  "^saxpy \\([^)]*saxpy\\.cl\\) on '[^']+', global 1024, local chosen by the driver\nkernel time: [0-9]+\\.[0-9][0-9][0-9] us\narg 3 'y' inout float\\[1024\\]: 0 3 6 9 12 15 18 21 24 27 30 33 36 39 42 45 \\.\\.\\. \\(1008 more\\)\n$"
+  CMD ${run_tool} ${saxpy} --global 1024 uint:1024 float:2 in:float:1024:range
+      inout:float:1024:range)
+# n = 4 of 8: y[i] = 2i + 1 below n, 1 (the fill) from there; --show all, a local size.
+anycl_tool_test(tool-run-saxpy-scalar-n 0 "arg 3 'y' inout float\\[8\\]: 1 3 5 7 1 1 1 1\n"
+  CMD ${run_tool} ${saxpy} --global 8 --local 4 --show all uint:4 float:2 in:float:8:range
+      inout:float:8:fill=1)
+anycl_tool_test(tool-run-show 0 "arg 3 'y' inout float\\[8\\]: 0 3 \\.\\.\\. \\(6 more\\)\n"
+  CMD ${run_tool} ${saxpy} --global 8 --show 2 ${saxpy_args})
+# The library's embedded copy of cl_kernels/anycl/demo.cl, found on the loader's search path.
+anycl_tool_test(tool-run-embedded-kernel 0 "arg 3 'y' inout float\\[8\\]: 1 4 7 10 13 16 19 22\n"
+  CMD ${run_tool} anycl/demo.cl anycl_saxpy --global 8 uint:8 float:3 in:float:8:range
+      inout:float:8:fill=1)
+# __local memory: per-group sums of 0..63 in groups of 16.
+anycl_tool_test(tool-run-local-memory 0 "arg 1 'out' out int\\[4\\]: 120 376 632 888\n"
+  CMD ${run_tool} ${kinds} group_sum --global 64 --local 16 in:int:64:range out:int:4
+      local:int:16)
+# Vector values: uint2 (3, 1) gives 3i + 1; float4 scales; float3 takes 16 bytes.
+anycl_tool_test(tool-run-vector-uint2 0 "arg 1 'out' out uint\\[8\\]: 1 4 7 10 13 16 19 22\n"
+  CMD ${run_tool} ${kinds} affine --global 8 uint2:3,1 out:uint:8)
+anycl_tool_test(tool-run-vector-float4 0
+  "arg 1 'out' out float4\\[4\\]: \\(0,0,0,0\\) \\(1,2,3,4\\) \\(2,4,6,8\\) \\(3,6,9,12\\)\n"
+  CMD ${run_tool} ${kinds} scale4 --global 4 float4:1,2,3,4 out:float4:4)
+anycl_tool_test(tool-run-vector-float3 0 "arg 1 'out' out float\\[4\\]: 6 7 8 9\n"
+  CMD ${run_tool} ${kinds} sum3 --global 4 float3:1,2,3 out:float:4)
+# __constant table c = 0, 1, 2, 3 times k = 3; a void* buffer takes any element type.
+anycl_tool_test(tool-run-constant-buffer 0 "arg 2 'out' out int\\[8\\]: 0 3 6 9 0 3 6 9\n"
+  CMD ${run_tool} ${kinds} from_constant --global 8 in:int:4:range int:3 out:int:8)
+anycl_tool_test(tool-run-void-pointer 0 "arg 0 'p' inout float\\[4\\]: 0 0 0 0\n"
+  CMD ${run_tool} ${kinds} clear_bytes --global 16 inout:float:4:fill=1.5 uint:16)
+anycl_tool_test(tool-run-2d 0 "global 4x2, local 2x2\n.*arg 0 'out' out uint\\[8\\]: 0 2 4 6 8 10 12 14\n"
+  CMD ${run_tool} ${kinds} index2d --global 4,2 --local 2,2 out:uint:8)
+# random=SEED is SplitMix64 from SEED, integers uniform in 0..99: seed 5 gives 18 44 63 9 ...
+# (computed independently in Python), plus one here. The sequence is part of the documented
+# behaviour: a seed gives the same buffer on every platform.
+anycl_tool_test(tool-run-random-input 0
+  "arg 1 'out' out uchar\\[16\\]: 19 45 64 10 62 37 10 16 81 96 72 85 24 18 32 27\n"
+  CMD ${run_tool} ${kinds} bytes_plus_one --global 16 in:uchar:16:random=5 out:uchar:16)
+# -D in both forms, -I in both forms: out[i] = i * SCALE + OFFSET (7, from inc/offset.h).
+anycl_tool_test(tool-run-defines 0 "arg 0 'out' out int\\[4\\]: 7 10 13 16\n"
+  CMD ${run_tool} ${run_cl}/defines.cl scaled --global 4 -DSCALE=3 -I ${run_cl}/inc out:int:4)
+anycl_tool_test(tool-run-defines-separate 0 "arg 0 'out' out int\\[4\\]: 7 12 17 22\n"
+  CMD ${run_tool} ${run_cl}/defines.cl scaled --global 4 -D SCALE=5 -I${run_cl}/inc out:int:4)
+# file=: raw bytes "0123456789abcdef" (48..57, 97..102), plus one.
+anycl_run_steps_test(tool-run-file-input 0
+  "arg 1 'out' out uchar\\[16\\]: 49 50 51 52 53 54 55 56 57 58 98 99 100 101 102 103\n"
+  WRITE "input.bin=0123456789abcdef"
+  CMD ${run_tool} ${kinds} bytes_plus_one --global 16 in:uchar:16:file=input.bin out:uchar:16)
+
+# --- --json, parsed and checked ---
+anycl_run_steps_test(tool-run-json 0 "\"kernel\": \"saxpy\""
+  CMD ${run_tool} ${saxpy} --json --global 8 --local 4 --show 4 ${saxpy_args}
+  JSON "kernel=saxpy" "file=${run_cl}/saxpy.cl" "device@=STRING" "global#=1" "global.0=8"
+       "local.0=4" "time_ns@=NUMBER" "args#=4"
+       "args.0.name=n" "args.0.declared=uint" "args.0.kind=scalar" "args.0.value=8"
+       "args.1.name=a" "args.1.value=2"
+       "args.2.name=x" "args.2.declared=__global float*" "args.2.kind=in" "args.2.count=8"
+       "args.2.bytes=32" "args.2.init=range"
+       "args.3.name=y" "args.3.kind=inout" "args.3.type=float" "args.3.shown=4"
+       "args.3.values#=4" "args.3.values.0=0" "args.3.values.1=3" "args.3.values.3=9")
+anycl_run_steps_test(tool-run-json-vector 0 "\"kernel\": \"scale4\""
+  CMD ${run_tool} ${kinds} scale4 --json --global 2 float4:1,2,3,4 out:float4:2
+  JSON "local@=NULL" "args.0.value#=4" "args.0.value.3=4" "args.1.values#=2"
+       "args.1.values.1#=4" "args.1.values.1.2=3")
+
+# --- --out DIR: one raw file per output, named by index and name ---
+# y[2] = 6.0f = 0x40c00000, little-endian at byte 8; out[0] = 7 from defines.cl.
+anycl_run_steps_test(tool-run-out-dir 0
+  "arg 3 'y' inout float\\[8\\]: wrote results/arg3_y\\.bin \\(32 bytes\\)\n"
+  CMD ${run_tool} ${saxpy} --global 8 --out results ${saxpy_args}
+  FILES "results/arg3_y.bin:32:8:0000c040" "results/arg3_y.bin:32:0:00000000")
+anycl_run_steps_test(tool-run-out-dir-json 0 "\"path\": \"out/arg0_out\\.bin\""
+  CMD ${run_tool} ${run_cl}/defines.cl scaled --global 4 -DSCALE=3 -I ${run_cl}/inc --json
+      --out out out:int:4
+  JSON "args.0.path=out/arg0_out.bin" "args.0.values.3=16"
+  FILES "out/arg0_out.bin:16:0:07000000" "out/arg0_out.bin:16:12:10000000")
+
+# --- help and version ---
+anycl_tool_test(tool-run-help 0
+  "usage: anycl-run FILE\\.cl KERNEL --global .*in:TYPE:COUNT\\[:INIT\\].*random=SEED.*Exit status: 0 on success; 2 on bad usage.*1 on a runtime failure"
+  CMD ${run_tool} --help)
+anycl_tool_test(tool-run-version 0 "anycl-run \\(AnyCL\\) [0-9]+\\.[0-9]+" CMD ${run_tool} --version)
+
+# --- bad usage (exit 2): the message, then the usage text ---
+anycl_tool_test(tool-run-unknown-flag 2 "unknown option '--bogus'.*usage: anycl-run"
+  CMD ${run_tool} ${saxpy} --global 8 --bogus ${saxpy_args})
+anycl_tool_test(tool-run-unknown-short-option 2 "unknown option '-x'.*usage: anycl-run"
+  CMD ${run_tool} ${saxpy} --global 8 -x ${saxpy_args})
+anycl_tool_test(tool-run-no-args 2 "no FILE\\.cl given.*usage: anycl-run" CMD ${run_tool})
+anycl_tool_test(tool-run-no-kernel 2 "no KERNEL given after [^\n]*saxpy\\.cl.*usage:"
+  CMD ${run_tool} ${run_cl}/saxpy.cl --global 8)
+anycl_tool_test(tool-run-no-global 2 "--global is missing.*usage:" CMD ${run_tool} ${saxpy} ${saxpy_args})
+anycl_tool_test(tool-run-bad-spec 2
+  "argument 'flaot:2': unknown type 'flaot'; types: char, uchar.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 flaot:2 in:float:8 inout:float:8)
+anycl_tool_test(tool-run-bad-number 2 "argument 'int:1\\.5': '1\\.5' is not a whole number.*usage:"
+  CMD ${run_tool} ${kinds} from_constant --global 8 in:int:4 int:1.5 out:int:8)
+anycl_tool_test(tool-run-value-out-of-range 2
+  "argument 'uint:-8': '-8' is out of range for uint \\(0 to 4294967295\\).*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 uint:-8 float:2 in:float:8 inout:float:8)
+anycl_tool_test(tool-run-bad-vector-arity 2 "argument 'uint2:3': uint2 needs 2 comma-separated values, got 1"
+  CMD ${run_tool} ${kinds} affine --global 8 uint2:3 out:uint:8)
+anycl_tool_test(tool-run-count-zero 2 "argument 'in:float:0': COUNT must be at least 1.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:0 inout:float:8)
+anycl_tool_test(tool-run-missing-count 2 "argument 'out:float': COUNT is missing.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:8 out:float)
+anycl_tool_test(tool-run-bad-init 2 "argument 'in:float:8:sequence': unknown INIT 'sequence'.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:8:sequence inout:float:8)
+anycl_tool_test(tool-run-trailing-garbage 2 "argument 'float:2:3': unexpected ':3' after the value"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2:3 in:float:8 inout:float:8)
+anycl_tool_test(tool-run-not-divisible 2
+  "--global 100 is not divisible by --local 16 \\(dimension 0: 100 % 16 = 4\\).*usage:"
+  CMD ${run_tool} ${saxpy} --global 100 --local 16 ${saxpy_args})
+anycl_tool_test(tool-run-dims-mismatch 2 "--local 8 has 1 dimension\\(s\\), --global 64,64 has 2.*usage:"
+  CMD ${run_tool} ${saxpy} --global 64,64 --local 8 ${saxpy_args})
+anycl_tool_test(tool-run-four-dims 2 "--global takes 1 to 3 comma-separated sizes.*usage:"
+  CMD ${run_tool} ${saxpy} --global 1,2,3,4 ${saxpy_args})
+anycl_tool_test(tool-run-zero-global 2 "--global sizes must be at least 1.*usage:"
+  CMD ${run_tool} ${saxpy} --global 0 ${saxpy_args})
+anycl_tool_test(tool-run-bad-show 2 "--show needs a number of elements or 'all', got 'x'.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 --show x ${saxpy_args})
+anycl_tool_test(tool-run-bad-define 2 "'1bad' is not a macro name.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 -D 1bad=2 ${saxpy_args})
+anycl_tool_test(tool-run-bad-device-spec 2 "malformed device spec 'a:b:c'.*usage:"
+  CMD ${run_tool} ${saxpy} --global 8 --device a:b:c ${saxpy_args})
+
+# --- arguments that do not fit the kernel (exit 1), found before anything is enqueued ---
+anycl_tool_test(tool-run-wrong-arg-count 1
+  "anycl-run: kernel 'saxpy' takes 4 arguments, 3 given: saxpy\\(uint n, float a, __global float\\* x, __global float\\* y\\)"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:8)
+anycl_tool_test(tool-run-float-for-int 1
+  "argument 1 'k' of kernel 'from_constant' is declared 'int', given 'float:3' \\(float\\); pass int:VALUE"
+  CMD ${run_tool} ${kinds} from_constant --global 8 in:int:4 float:3 out:int:8)
+anycl_tool_test(tool-run-int-buffer-for-float 1
+  "argument 2 'x' of kernel 'saxpy' is declared '__global float\\*', given 'in:int:8' \\(elements of int\\); pass in:float:COUNT"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:int:8 inout:float:8)
+anycl_tool_test(tool-run-local-for-global 1
+  "argument 2 'x' of kernel 'saxpy' is declared '__global float\\*', given 'local:float:8' \\(__local memory\\)"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 local:float:8 inout:float:8)
+anycl_tool_test(tool-run-global-for-local 1
+  "argument 2 'scratch' of kernel 'group_sum' is declared '__local int\\*', given 'in:int:16' \\(a __global buffer\\); pass local:int:COUNT"
+  CMD ${run_tool} ${kinds} group_sum --global 64 --local 16 in:int:64 out:int:4 in:int:16)
+anycl_tool_test(tool-run-out-for-scalar 1
+  "argument 0 'n' of kernel 'saxpy' is declared 'uint', given 'out:uint:8' \\(a __global buffer\\); pass uint:VALUE"
+  CMD ${run_tool} ${saxpy} --global 8 out:uint:8 float:2 in:float:8 inout:float:8)
+anycl_tool_test(tool-run-scalar-for-buffer 1
+  "argument 3 'y' of kernel 'saxpy' is declared '__global float\\*', given 'float:1' \\(a value, not memory\\)"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:8 float:1)
+anycl_tool_test(tool-run-write-constant 1
+  "argument 0 'c' of kernel 'from_constant' is declared '__constant int\\*', given 'out:int:4' \\(out: the kernel cannot write __constant memory\\)"
+  CMD ${run_tool} ${kinds} from_constant --global 8 out:int:4 int:3 out:int:8)
+anycl_tool_test(tool-run-vector-width-mismatch 1
+  "argument 0 'ab' of kernel 'affine' is declared 'uint2', given 'uint4:1,2,3,4' \\(uint4\\)"
+  CMD ${run_tool} ${kinds} affine --global 8 uint4:1,2,3,4 out:uint:8)
+# Several mismatches: one line each.
+anycl_tool_test(tool-run-several-mismatches 1
+  "argument 0 'n' [^\n]*'int:8'[^\n]*\nargument 2 'x' [^\n]*'in:double:8'"
+  CMD ${run_tool} ${saxpy} --global 8 int:8 float:2 in:double:8 inout:float:8)
+
+# --- other runtime failures (exit 1) ---
+anycl_tool_test(tool-run-missing-input-file 1
+  "argument 'in:float:8:file=no_such_input\\.bin': file=no_such_input\\.bin: no such file"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:8:file=no_such_input.bin
+      inout:float:8)
+# saxpy.cl is not 8 bytes long.
+anycl_tool_test(tool-run-input-file-wrong-size 1
+  "file=[^ ]*saxpy\\.cl holds [0-9]+ bytes; 8 x uchar needs 8 \\(1 bytes each\\)"
+  CMD ${run_tool} ${kinds} bytes_plus_one --global 8 in:uchar:8:file=${run_cl}/saxpy.cl
+      out:uchar:8)
+anycl_tool_test(tool-run-unknown-kernel 1
+  "clCreateKernel failed: CL_INVALID_KERNEL_NAME \\(-46\\): no kernel 'saxpyy' in program '[^']*saxpy\\.cl'; kernels there: saxpy"
+  CMD ${run_tool} ${run_cl}/saxpy.cl saxpyy --global 8 ${saxpy_args})
+anycl_tool_test(tool-run-unknown-kernel-lists-all 1
+  "no kernel 'nope' in program '[^']*kinds\\.cl'; kernels there: [^\n]*group_sum[^\n]*affine"
+  CMD ${run_tool} ${kinds} nope --global 8)
+anycl_tool_test(tool-run-build-error 1
+  "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE \\(-11\\) for '[^']*broken\\.cl'.*broken\\.cl:5:[0-9]+:[^\n]*undeclared_thing"
+  CMD ${run_tool} ${run_cl}/broken.cl broken --global 4 out:int:4 ENV "ANYCL_CACHE=off")
+anycl_tool_test(tool-run-missing-define 1 "defines\\.cl:5:[0-9]+:[^\n]*SCALE is not defined"
+  CMD ${run_tool} ${run_cl}/defines.cl scaled --global 4 -I ${run_cl}/inc out:int:4)
+anycl_tool_test(tool-run-missing-source 1 "anycl-run: no such file 'no_such_kernel\\.cl'"
+  CMD ${run_tool} no_such_kernel.cl k --global 4)
+anycl_tool_test(tool-run-over-max-alloc 1
+  "argument 2 'x' \\('in:float:1000000000000'\\): 4000000000000 bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE"
+  CMD ${run_tool} ${saxpy} --global 8 uint:8 float:2 in:float:1000000000000 inout:float:8)
+anycl_tool_test(tool-run-local-too-big 1 "kernel 'group_sum': needs 400000000 bytes of __local memory.*CL_DEVICE_LOCAL_MEM_SIZE"
+  CMD ${run_tool} ${kinds} group_sum --global 64 --local 16 in:int:64 out:int:4
+      local:int:100000000)
+anycl_tool_test(tool-run-huge-global 1 "global size 1000000000000000 exceeds the limit of [0-9]+ work-items"
+  CMD ${run_tool} ${saxpy} --global 1000000000000000 ${saxpy_args})
+anycl_tool_test(tool-run-no-device 1 "no OpenCL device matches spec 'no-such-device'"
+  CMD ${run_tool} ${saxpy} --global 8 --device no-such-device ${saxpy_args})
+anycl_tool_test(tool-run-no-platform 1 "no OpenCL platform found.*pocl-opencl-icd"
+  CMD ${run_tool} ${saxpy} --global 8 ${saxpy_args}
+  ENV "OCL_ICD_VENDORS=${CMAKE_BINARY_DIR}/empty-icd-vendors")

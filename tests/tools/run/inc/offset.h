@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-run tests: found through -I only.
+#define OFFSET 7

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: Apache-2.0
+// Command-line kernel argument specs: parsing, initial buffer contents, value printing, and the
+// check against a kernel's declared parameters.
+#include "arg_spec.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+#include <system_error>
+#include <type_traits>
+
+namespace anycl::tools {
+
+namespace {
+
+// --- types ---
+
+struct scalar_entry {
+  const char* name;
+  scalar_type type;
+};
+constexpr std::array<scalar_entry, 10> scalar_names{{{"char", scalar_type::char_},
+                                                     {"uchar", scalar_type::uchar},
+                                                     {"short", scalar_type::short_},
+                                                     {"ushort", scalar_type::ushort},
+                                                     {"int", scalar_type::int_},
+                                                     {"uint", scalar_type::uint},
+                                                     {"long", scalar_type::long_},
+                                                     {"ulong", scalar_type::ulong},
+                                                     {"float", scalar_type::float_},
+                                                     {"double", scalar_type::double_}}};
+
+// Calls f with a value of the host type that has `s`'s size and representation.
+template <class F>
+decltype(auto) with_scalar(scalar_type s, F&& f) {
+  switch (s) {
+    case scalar_type::char_:
+      return f(std::int8_t{});
+    case scalar_type::uchar:
+      return f(std::uint8_t{});
+    case scalar_type::short_:
+      return f(std::int16_t{});
+    case scalar_type::ushort:
+      return f(std::uint16_t{});
+    case scalar_type::int_:
+      return f(std::int32_t{});
+    case scalar_type::uint:
+      return f(std::uint32_t{});
+    case scalar_type::long_:
+      return f(std::int64_t{});
+    case scalar_type::ulong:
+      return f(std::uint64_t{});
+    case scalar_type::float_:
+      return f(float{});
+    case scalar_type::double_:
+      break;
+  }
+  return f(double{});
+}
+
+template <class T>
+void store(const T& v, unsigned char* out) {
+  std::memcpy(out, &v, sizeof(T));
+}
+
+std::string type_list() {
+  std::string s;
+  for (const auto& e : scalar_names) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s + ", and vectors of them such as float4 (2, 3, 4, 8 or 16 components)";
+}
+
+// --- numbers ---
+
+// Parses one component of type T from `text` into `out`. `type` names T in messages; the caller
+// prefixes the spec.
+template <class T>
+void parse_component(std::string_view text, const std::string& type, unsigned char* out) {
+  if (text.empty()) throw std::invalid_argument("a value is missing");
+  std::string_view t = text;
+  bool negative = false;
+  if (t[0] == '-' || t[0] == '+') {
+    negative = t[0] == '-';
+    t.remove_prefix(1);
+  }
+  const std::string quoted = "'" + std::string(text) + "'";
+  if constexpr (std::is_floating_point_v<T>) {
+    // Straight into T: going through double would round twice for float.
+    T v = 0;
+    const char* end = t.data() + t.size();
+    auto [ptr, ec] = std::from_chars(t.data(), end, v);
+    // The sign was taken above, so a second one ("--1") is refused here.
+    if (t.empty() || t[0] == '-' || ec == std::errc::invalid_argument || ptr != end)
+      throw std::invalid_argument(quoted + " is not a number (" + type + ")");
+    if (ec == std::errc::result_out_of_range)
+      throw std::invalid_argument(quoted + " is out of range for " + type);
+    store(negative ? -v : v, out);
+  } else {
+    int base = 10;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+      base = 16;
+      t.remove_prefix(2);
+    }
+    unsigned long long magnitude = 0;
+    const char* end = t.data() + t.size();
+    auto [ptr, ec] = std::from_chars(t.data(), end, magnitude, base);
+    if (t.empty() || ec == std::errc::invalid_argument || ptr != end)
+      throw std::invalid_argument(quoted + " is not a whole number (" + type +
+                                  "; decimal or 0x-hexadecimal)");
+    using limits = std::numeric_limits<T>;
+    const std::string range = " is out of range for " + type + " (" +
+                              std::to_string(+limits::min()) + " to " +
+                              std::to_string(+limits::max()) + ")";
+    if (ec == std::errc::result_out_of_range) throw std::invalid_argument(quoted + range);
+    if constexpr (std::is_signed_v<T>) {
+      const auto max = static_cast<unsigned long long>(limits::max());
+      if (magnitude > max + (negative ? 1 : 0)) throw std::invalid_argument(quoted + range);
+      // -(magnitude) computed without overflow, also for the most negative value.
+      const long long v = negative
+                              ? (magnitude == 0 ? 0 : -static_cast<long long>(magnitude - 1) - 1)
+                              : static_cast<long long>(magnitude);
+      store(static_cast<T>(v), out);
+    } else {
+      if ((negative && magnitude != 0) || magnitude > limits::max())
+        throw std::invalid_argument(quoted + range);
+      store(static_cast<T>(magnitude), out);
+    }
+  }
+}
+
+std::vector<std::string_view> split(std::string_view text, char sep) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const std::size_t at = text.find(sep);
+    parts.push_back(text.substr(0, at));
+    if (at == std::string_view::npos) return parts;
+    text.remove_prefix(at + 1);
+  }
+}
+
+// One element of `type` from comma-separated values into type.size() bytes (3-vector padding is
+// zero). With `broadcast`, a single value sets every component.
+std::vector<unsigned char> parse_element(const element_type& type, std::string_view text,
+                                         bool broadcast) {
+  const std::vector<std::string_view> parts = split(text, ',');
+  if (parts.size() != type.width && !(broadcast && parts.size() == 1)) {
+    std::string want = std::to_string(type.width) + " comma-separated values";
+    if (broadcast) want = "1 value or " + want;
+    if (type.width == 1) want = "1 value";
+    throw std::invalid_argument(type.name() + " needs " + want + ", got " +
+                                std::to_string(parts.size()) + " ('" + std::string(text) + "')");
+  }
+  std::vector<unsigned char> bytes(type.size(), 0);
+  const std::string name = scalar_names[static_cast<std::size_t>(type.scalar)].name;
+  for (unsigned c = 0; c < type.width; ++c) {
+    const std::string_view part = parts.size() == 1 ? parts[0] : parts[c];
+    with_scalar(type.scalar, [&](auto tag) {
+      parse_component<decltype(tag)>(part, name, bytes.data() + c * type.scalar_size());
+    });
+  }
+  return bytes;
+}
+
+// COUNT: a whole number of elements, at least 1.
+std::size_t parse_count(std::string_view text) {
+  if (text.empty()) throw std::invalid_argument("COUNT is missing");
+  std::size_t n = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, n);
+  if (text[0] == '-' || text[0] == '+' || ec == std::errc::invalid_argument || ptr != end)
+    throw std::invalid_argument("COUNT must be a positive whole number of elements, got '" +
+                                std::string(text) + "'");
+  if (ec == std::errc::result_out_of_range)
+    throw std::invalid_argument("COUNT " + std::string(text) + " is too large");
+  if (n == 0) throw std::invalid_argument("COUNT must be at least 1 (OpenCL has no empty buffers)");
+  return n;
+}
+
+buffer_init parse_init(std::string_view text, const element_type& type) {
+  buffer_init init;
+  init.text = std::string(text);
+  if (text.rfind("file=", 0) == 0) {  // a path may hold ':'; it is the rest of the spec
+    init.kind = init_kind::file;
+    init.path = std::string(text.substr(5));
+    if (init.path.empty()) throw std::invalid_argument("file= needs a PATH: file=PATH");
+    return init;
+  }
+  if (const std::size_t colon = text.find(':'); colon != std::string_view::npos)
+    throw std::invalid_argument("unexpected '" + std::string(text.substr(colon)) +
+                                "' after INIT '" + std::string(text.substr(0, colon)) + "'");
+  const std::size_t eq = text.find('=');
+  const std::string_view key = text.substr(0, eq);
+  const std::string_view value = eq == std::string_view::npos ? "" : text.substr(eq + 1);
+  if (key == "zero" || key == "range") {
+    if (eq != std::string_view::npos)
+      throw std::invalid_argument("INIT '" + std::string(key) + "' takes no value");
+    init.kind = key == "zero" ? init_kind::zero : init_kind::range;
+  } else if (key == "fill") {
+    if (value.empty()) throw std::invalid_argument("fill needs a value: fill=V");
+    init.kind = init_kind::fill;
+    init.fill = parse_element(type, value, true);
+  } else if (key == "random") {
+    if (value.empty()) throw std::invalid_argument("random needs a seed: random=SEED");
+    const char* end = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), end, init.seed);
+    if (ec != std::errc{} || ptr != end)
+      throw std::invalid_argument("random=SEED needs a whole number from 0 to 2^64-1, got '" +
+                                  std::string(value) + "'");
+    init.kind = init_kind::random;
+  } else {
+    throw std::invalid_argument("unknown INIT '" + std::string(text) +
+                                "': use zero, fill=V, range, random=SEED or file=PATH");
+  }
+  return init;
+}
+
+// SplitMix64 (Steele, Lea, Flood 2014): a small generator with a fixed, documented output, so a
+// seed gives the same buffer everywhere (std:: distributions differ between libraries).
+std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void check_init_file(const arg_spec& spec) {
+  namespace fs = std::filesystem;
+  if (spec.init.kind != init_kind::file) return;
+  const std::string& path = spec.init.path;
+  const std::string where = "argument '" + spec.text + "': file=" + path;
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) throw std::runtime_error(where + ": no such file");
+  // A FIFO or device would block or never end; only regular files are read.
+  if (!fs::is_regular_file(st)) throw std::runtime_error(where + ": not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) throw std::runtime_error(where + ": " + ec.message());
+  if (size != spec.bytes())
+    throw std::runtime_error(where + " holds " + std::to_string(size) + " bytes; " +
+                             std::to_string(spec.count) + " x " + spec.type.name() + " needs " +
+                             std::to_string(spec.bytes()) + " (" +
+                             std::to_string(spec.type.size()) + " bytes each)");
+}
+
+namespace {
+
+std::vector<unsigned char> read_file(const arg_spec& spec) {
+  check_init_file(spec);
+  const std::string& path = spec.init.path;
+  const std::string where = "argument '" + spec.text + "': file=" + path;
+  std::vector<unsigned char> bytes(spec.bytes());
+  std::ifstream in(path, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+    throw std::runtime_error(where + ": cannot read it");
+  return bytes;
+}
+
+template <class T>
+std::string format_component(const unsigned char* p, bool json) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(v)) return json ? "\"nan\"" : "nan";
+    if (std::isinf(v))
+      return std::string(json ? "\"" : "") + (v < 0 ? "-inf" : "inf") + (json ? "\"" : "");
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest exact form
+    return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+  } else if constexpr (std::is_signed_v<T>) {
+    return std::to_string(static_cast<long long>(v));
+  } else {
+    return std::to_string(static_cast<unsigned long long>(v));
+  }
+}
+
+const char* space_prefix(address_space s) {
+  switch (s) {
+    case address_space::global:
+      return "__global ";
+    case address_space::constant:
+      return "__constant ";
+    case address_space::local:
+      return "__local ";
+    case address_space::private_:
+      break;
+  }
+  return "";
+}
+
+bool known_type(const std::string& name) {
+  try {
+    (void)parse_element_type(name);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+// What to pass for a parameter of normalized type `t` in `space`, e.g. "in:float:COUNT".
+std::string what_fits(address_space space, const std::string& t) {
+  const bool pointer = !t.empty() && t.back() == '*';
+  const std::string pointee = pointer ? t.substr(0, t.size() - 1) : t;
+  const std::string elem = pointee == "void" ? "TYPE" : pointee;
+  switch (space) {
+    case address_space::global:
+      return "in:" + elem + ":COUNT, out:" + elem + ":COUNT or inout:" + elem + ":COUNT";
+    case address_space::constant:
+      return "in:" + elem + ":COUNT (__constant memory is read-only)";
+    case address_space::local:
+      return "local:" + elem + ":COUNT";
+    case address_space::private_:
+      break;
+  }
+  return t + ":VALUE";
+}
+
+}  // namespace
+
+// --- element types ---
+
+const char* kind_name(arg_kind k) noexcept {
+  switch (k) {
+    case arg_kind::in:
+      return "in";
+    case arg_kind::out:
+      return "out";
+    case arg_kind::inout:
+      return "inout";
+    case arg_kind::local:
+      return "local";
+    case arg_kind::scalar:
+      break;
+  }
+  return "scalar";
+}
+
+std::size_t element_type::scalar_size() const noexcept {
+  return with_scalar(scalar, [](auto tag) { return sizeof(tag); });
+}
+
+std::string element_type::name() const {
+  std::string n = scalar_names[static_cast<std::size_t>(scalar)].name;
+  return width == 1 ? n : n + std::to_string(width);
+}
+
+element_type parse_element_type(std::string_view name) {
+  const std::size_t digits = name.find_last_not_of("0123456789") + 1;
+  const std::string_view base = name.substr(0, digits), width = name.substr(digits);
+  if (base == "half")
+    throw std::invalid_argument("type '" + std::string(name) +
+                                "' is not supported (the host has no half type); use float");
+  for (const auto& e : scalar_names) {
+    if (base != e.name) continue;
+    element_type t;
+    t.scalar = e.type;
+    if (width.empty()) return t;
+    if (width == "2" || width == "3" || width == "4" || width == "8" || width == "16") {
+      t.width = static_cast<unsigned>(std::stoul(std::string(width)));
+      return t;
+    }
+    throw std::invalid_argument("bad vector width " + std::string(width) + " in '" +
+                                std::string(name) +
+                                "': OpenCL vectors have 2, 3, 4, 8 or 16 components");
+  }
+  throw std::invalid_argument("unknown type '" + std::string(name) + "'; types: " + type_list());
+}
+
+// --- specs ---
+
+const char* const arg_spec_help =
+    "  TYPE:VALUE               a value: int:-3, float:2.5, uint:0xff; vectors take one value\n"
+    "                           per component: uint2:1,2, float4:1,2,3,4 (3-vectors 3 values)\n"
+    "  in:TYPE:COUNT[:INIT]     a buffer of COUNT elements the kernel reads\n"
+    "  inout:TYPE:COUNT[:INIT]  a buffer the kernel reads and writes; printed afterwards\n"
+    "  out:TYPE:COUNT           a buffer of zeros the kernel writes; printed afterwards\n"
+    "  local:TYPE:COUNT         __local memory of COUNT elements per work-group\n"
+    "TYPE: char uchar short ushort int uint long ulong float double, or a vector of one with\n"
+    "2, 3, 4, 8 or 16 components (float4); a 3-vector takes the room of a 4-vector.\n"
+    "INIT (default zero):\n"
+    "  zero | fill=V (V: one value, or one per component) | range (component k holds k,\n"
+    "  wrapping in narrow integer types) | random=SEED (SplitMix64 from SEED, one draw per\n"
+    "  component: integers uniform in 0..99, floats uniform in [0,1)) | file=PATH (raw bytes,\n"
+    "  exactly COUNT * sizeof(TYPE) of them, in the device's byte order)\n";
+
+arg_spec parse_arg_spec(std::string_view text) {
+  arg_spec s;
+  s.text = std::string(text);
+  try {
+    if (text.empty()) throw std::invalid_argument("empty; expected TYPE:VALUE or in:TYPE:COUNT");
+    const std::size_t colon = text.find(':');
+    const std::string_view head = text.substr(0, colon);
+    const std::string_view rest =
+        colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+    const bool has_rest = colon != std::string_view::npos;
+
+    if (head == "in" || head == "out" || head == "inout" || head == "local") {
+      s.kind = head == "in"      ? arg_kind::in
+               : head == "out"   ? arg_kind::out
+               : head == "inout" ? arg_kind::inout
+                                 : arg_kind::local;
+      const std::string form = std::string(head) + ":TYPE:COUNT";
+      if (!has_rest || rest.empty() || rest[0] == ':')
+        throw std::invalid_argument("TYPE is missing: " + form);
+      const std::size_t c2 = rest.find(':');
+      s.type = parse_element_type(rest.substr(0, c2));
+      if (c2 == std::string_view::npos) throw std::invalid_argument("COUNT is missing: " + form);
+      const std::string_view after = rest.substr(c2 + 1);
+      const std::size_t c3 = after.find(':');
+      s.count = parse_count(after.substr(0, c3));
+      if (s.count > std::numeric_limits<std::size_t>::max() / s.type.size())
+        throw std::invalid_argument("COUNT " + std::to_string(s.count) + " of " + s.type.name() +
+                                    " is too large: the bytes overflow size_t");
+      if (c3 != std::string_view::npos) {
+        if (s.kind == arg_kind::out)
+          throw std::invalid_argument(
+              "out: buffers start as zeros and take no INIT; use inout:TYPE:COUNT:INIT to give "
+              "initial values");
+        if (s.kind == arg_kind::local)
+          throw std::invalid_argument(
+              "local memory takes no INIT: the kernel fills it, per work-group");
+        s.init = parse_init(after.substr(c3 + 1), s.type);
+      }
+      return s;
+    }
+
+    try {
+      s.type = parse_element_type(head);
+    } catch (const std::invalid_argument& e) {
+      if (head.find_first_of("0123456789") == 0 || head.find('=') != std::string_view::npos)
+        throw std::invalid_argument("expected TYPE:VALUE (e.g. int:" + std::string(head) +
+                                    ") or in/out/inout/local:TYPE:COUNT");
+      throw std::invalid_argument(std::string(e.what()) +
+                                  "; buffers are in:, out:, inout:, local:");
+    }
+    if (!has_rest || rest.empty())
+      throw std::invalid_argument("VALUE is missing: " + s.type.name() + ":VALUE");
+    if (const std::size_t extra = rest.find(':'); extra != std::string_view::npos)
+      throw std::invalid_argument("unexpected '" + std::string(rest.substr(extra)) +
+                                  "' after the value");
+    s.value = parse_element(s.type, rest, false);
+    return s;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("argument '" + s.text + "': " + e.what());
+  }
+}
+
+std::vector<unsigned char> initial_contents(const arg_spec& spec) {
+  if (spec.init.kind == init_kind::file) return read_file(spec);
+  std::vector<unsigned char> out(spec.bytes(), 0);
+  const element_type& t = spec.type;
+  const std::size_t ss = t.scalar_size(), es = t.size();
+  switch (spec.init.kind) {
+    case init_kind::zero:
+    case init_kind::file:
+      break;
+    case init_kind::fill:
+      for (std::size_t e = 0; e < spec.count; ++e)
+        std::memcpy(out.data() + e * es, spec.init.fill.data(), es);
+      break;
+    case init_kind::range:
+    case init_kind::random: {
+      std::uint64_t state = spec.init.seed, k = 0;
+      const bool random = spec.init.kind == init_kind::random;
+      with_scalar(t.scalar, [&](auto tag) {
+        using T = decltype(tag);
+        for (std::size_t e = 0; e < spec.count; ++e) {
+          for (unsigned c = 0; c < t.width; ++c, ++k) {
+            unsigned char* p = out.data() + e * es + c * ss;
+            const std::uint64_t x = random ? splitmix64(state) : k;
+            if constexpr (std::is_same_v<T, float>) {
+              store(random ? static_cast<float>(x >> 40) * 0x1p-24f : static_cast<float>(x), p);
+            } else if constexpr (std::is_same_v<T, double>) {
+              store(random ? static_cast<double>(x >> 11) * 0x1p-53 : static_cast<double>(x), p);
+            } else {
+              // Through the unsigned type: narrowing wraps, with no implementation-defined step.
+              store(static_cast<std::make_unsigned_t<T>>(random ? x % 100 : x), p);
+            }
+          }
+        }
+      });
+      break;
+    }
+  }
+  return out;
+}
+
+std::string format_element(const element_type& type, const unsigned char* p, bool json) {
+  std::string s = type.width == 1 ? "" : json ? "[" : "(";
+  for (unsigned c = 0; c < type.width; ++c) {
+    if (c != 0) s += json ? ", " : ",";
+    s += with_scalar(type.scalar, [&](auto tag) {
+      return format_component<decltype(tag)>(p + c * type.scalar_size(), json);
+    });
+  }
+  return s + (type.width == 1 ? "" : json ? "]" : ")");
+}
+
+std::vector<std::size_t> parse_sizes(std::string_view text, std::string_view flag) {
+  const std::string f(flag);
+  const std::vector<std::string_view> parts = split(text, ',');
+  if (text.empty() || parts.size() > 3)
+    throw std::invalid_argument(f + " takes 1 to 3 comma-separated sizes (X[,Y[,Z]]), got '" +
+                                std::string(text) + "'");
+  std::vector<std::size_t> sizes;
+  for (std::string_view p : parts) {
+    std::size_t n = 0;
+    const char* end = p.data() + p.size();
+    auto [ptr, ec] = std::from_chars(p.data(), end, n);
+    if (p.empty() || p[0] == '-' || p[0] == '+' || ec != std::errc{} || ptr != end)
+      throw std::invalid_argument(f + " needs positive whole numbers, got '" + std::string(text) +
+                                  "'");
+    if (n == 0)
+      throw std::invalid_argument(f + " sizes must be at least 1, got '" + std::string(text) + "'");
+    sizes.push_back(n);
+  }
+  return sizes;
+}
+
+// --- checking against the kernel ---
+
+std::string normalize_type_name(std::string_view declared) {
+  // Split into words and '*'s; drop qualifiers some drivers keep in the name.
+  std::vector<std::string> words;
+  std::size_t stars = 0;
+  std::string word;
+  auto flush = [&] {
+    static const char* const qualifiers[] = {
+        "const",    "volatile", "restrict", "__restrict", "__global", "global",  "__constant",
+        "constant", "__local",  "local",    "__private",  "private",  "__kernel"};
+    bool drop = false;
+    for (const char* q : qualifiers) drop = drop || word == q;
+    if (!word.empty() && !drop) words.push_back(word);
+    word.clear();
+  };
+  for (char ch : declared) {
+    if (ch == '*') {
+      flush();
+      ++stars;
+    } else if (ch == ' ' || ch == '\t' || ch == '\n') {
+      flush();
+    } else {
+      word += ch;
+    }
+  }
+  flush();
+  std::string base;
+  if (words.size() == 2 && words[0] == "unsigned") {
+    base = "u" + words[1];
+  } else if (words.size() == 1 && words[0] == "unsigned") {
+    base = "uint";
+  } else if (words.size() == 2 && words[0] == "signed" && words[1] == "char") {
+    base = "char";
+  } else {
+    for (const std::string& w : words) base += (base.empty() ? "" : " ") + w;
+  }
+  return base + std::string(stars, '*');
+}
+
+std::string declared_type(const kernel_arg_info& param) {
+  return space_prefix(param.space) + normalize_type_name(param.type_name);
+}
+
+std::string describe_param(const kernel_arg_info& param) {
+  return declared_type(param) + " " + param.name;
+}
+
+std::vector<std::string> check_arguments(const std::string& kernel,
+                                         const std::vector<kernel_arg_info>& params,
+                                         const std::vector<arg_spec>& args) {
+  if (args.size() != params.size()) {
+    std::string sig;
+    for (const auto& p : params) sig += (sig.empty() ? "" : ", ") + describe_param(p);
+    return {"kernel '" + kernel + "' takes " + std::to_string(params.size()) + " argument" +
+            (params.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
+            " given: " + kernel + "(" + sig + ")"};
+  }
+  std::vector<std::string> problems;
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const kernel_arg_info& p = params[i];
+    const arg_spec& a = args[i];
+    const std::string t = normalize_type_name(p.type_name);
+    const bool pointer = !t.empty() && t.back() == '*';
+    const std::string pointee = pointer ? t.substr(0, t.size() - 1) : "";
+    const std::string head = "argument " + std::to_string(i) + " '" + p.name + "' of kernel '" +
+                             kernel + "' is declared '" + declared_type(p) + "', given '" + a.text +
+                             "'";
+    const std::string fits = "; pass " + what_fits(p.space, t);
+    // Images, samplers, pipes, structs and typedefs have no spec: say so rather than suggest one.
+    const bool passable = pointer ? (pointee == "void" || known_type(pointee))
+                                  : (p.space == address_space::private_ && known_type(t));
+    std::string why;
+    if (!passable) {
+      why = "; anycl-run cannot pass a '" + t +
+            "' (it passes values and vectors of OpenCL C scalar types, buffers of them and "
+            "__local memory; no typedefs, structs, images, samplers or pipes)";
+    } else if (a.kind == arg_kind::scalar) {
+      if (p.space != address_space::private_ || pointer) {
+        why = " (a value, not memory)" + fits;
+      } else if (t != a.type.name()) {
+        why = " (" + a.type.name() + ")" + fits;
+      }
+    } else {
+      const bool want_buffer = a.kind != arg_kind::local;
+      const bool space_ok =
+          want_buffer ? (p.space == address_space::global || p.space == address_space::constant)
+                      : p.space == address_space::local;
+      if (!space_ok || !pointer) {
+        why =
+            std::string(" (") + (want_buffer ? "a __global buffer" : "__local memory") + ")" + fits;
+      } else if (p.space == address_space::constant && a.kind != arg_kind::in) {
+        why = std::string(" (") + kind_name(a.kind) +
+              ": the kernel cannot write __constant memory)" + fits;
+      } else if (pointee != "void" && pointee != a.type.name()) {
+        why = " (elements of " + a.type.name() + ")" + fits;
+      }
+    }
+    if (!why.empty()) problems.push_back(head + why);
+  }
+  return problems;
+}
+
+}  // namespace anycl::tools
