@@ -203,7 +203,7 @@ std::string not_found_message(std::string_view spec, std::string_view source,
                "POCL_DEVICES names no driver it has (POCL_DEVICES=") +
            (std::getenv("POCL_DEVICES") ? std::getenv("POCL_DEVICES") : "<unset>") +
            "; 'pthread' is the CPU driver).\n";
-  m += "Select with ANYCL_DEVICE=<spec> or --device <spec>; 'clinfo' shows details.";
+  m += "Select with ANYCL_DEVICE=<spec> or --device <spec>; 'anycl-info' shows details.";
   return m;
 }
 }  // namespace detail

@@ -126,7 +126,7 @@ struct hint_entry {
 };
 
 constexpr hint_entry hint_table[] = {
-    {-1, "no device of the requested type; run 'clinfo -l' to see what exists"},
+    {-1, "no device of the requested type; run 'anycl-info' to see what exists"},
     {-2, "the device exists but is busy or switched off"},
     {-3, "this device has no compiler (an FPGA?): load a prebuilt binary instead"},
     {-4, "the device ran out of memory for a buffer; free buffers or use smaller ones"},
@@ -162,7 +162,7 @@ constexpr hint_entry hint_table[] = {
     {-61, "the buffer size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE"},
     {-1001,
      "no OpenCL driver is installed: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
-     "vendor's OpenCL package; check with 'clinfo -l'"},
+     "vendor's OpenCL package; check with 'anycl-info'"},
 };
 }  // namespace
 
@@ -227,7 +227,7 @@ no_platform_error::no_platform_error(cl_int status)
                 "no OpenCL platform found (clGetPlatformIDs: " + std::string(status_name(status)) +
                     " (" + std::to_string(status) + ")).\n" +
                     "Install a driver: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
-                    "vendor's OpenCL package; check with 'clinfo -l'. " +
+                    "vendor's OpenCL package; check with 'anycl-info'. " +
                     loader_summary()) {}
 
 build_error::build_error(cl_int status, std::string source_name, std::string options,

@@ -10,6 +10,8 @@ packages=(
   libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL
   catch2 libbenchmark-dev                      # tests and benchmarks
   clinfo                                       # checks the OpenCL installation
+  oclgrind                                     # second platform for tests and the reliability
+                                               # suite (adds no .icd: tests use OCL_ICD_VENDORS)
 )
 
 sudo=""

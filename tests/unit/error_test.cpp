@@ -267,7 +267,7 @@ TEST_CASE("no_platform_error: says what to install and how to check", "[unit][er
   CHECK(e.call() == "clGetPlatformIDs");
   CHECK_THAT(m, Contains("CL_PLATFORM_NOT_FOUND_KHR (-1001)"));
   CHECK_THAT(m, Contains("pocl-opencl-icd"));
-  CHECK_THAT(m, Contains("check with 'clinfo -l'"));
+  CHECK_THAT(m, Contains("check with 'anycl-info'"));
   CHECK_THAT(m, Contains("OCL_ICD_VENDORS"));
 }
 
