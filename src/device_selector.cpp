@@ -222,7 +222,10 @@ machine scan() {
   for (const platform& p : m.platforms) {
     detail::inventory_platform ip{p.name(), p.vendor(), p.version(), {}};
     std::vector<device> devs = p.devices();
-    for (const device& d : devs) ip.devices.push_back({d.name(), d.type()});
+    // Every type bit: a device may report several (Oclgrind: cpu, gpu and accelerator).
+    for (const device& d : devs)
+      ip.devices.push_back(
+          {d.name(), static_cast<device_type>(d.info<cl_device_type>(CL_DEVICE_TYPE))});
     m.devices.push_back(std::move(devs));
     m.inventory.push_back(std::move(ip));
   }

@@ -311,3 +311,20 @@ TEST_CASE("not_found_message: an empty POCL platform points at POCL_CACHE_DIR",
   inv[1].name = "Some Other Platform";
   CHECK_THAT(anycl::detail::not_found_message("cpu", "spec", inv), !Contains("POCL_CACHE_DIR"));
 }
+
+TEST_CASE("match: a device reporting several types is selected by each of them",
+          "[unit][selector]") {
+  const auto several = static_cast<device_type>(CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU |
+                                                CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR);
+  const std::vector<inventory_platform> inv = {
+      {"Oclgrind", "University of Bristol", "OpenCL 1.2", {{"Oclgrind Simulator", several}}},
+      {"Portable Computing Language",
+       "The pocl project",
+       "OpenCL 3.0",
+       {{"cpu-0", device_type::cpu}}},
+  };
+  CHECK(select("gpu", inv) == picks{{0, 0}});
+  CHECK(select("cpu", inv) == picks{{0, 0}, {1, 0}});
+  CHECK(select("accelerator", inv) == picks{{0, 0}});
+  CHECK(select("custom", inv).empty());
+}
