@@ -206,11 +206,21 @@ std::string build_message(cl_int status, const std::string& source, const std::s
   return m;
 }
 
+/// Where ocl-icd looks for drivers: OCL_ICD_VENDORS (a folder, or one .icd file or library),
+/// else OPENCL_VENDOR_PATH, else /etc/OpenCL/vendors.
 std::string loader_summary() {
   const char* vendors = std::getenv("OCL_ICD_VENDORS");
+  const char* vendor_path = std::getenv("OPENCL_VENDOR_PATH");
   std::string s = "Loader search: OCL_ICD_VENDORS=";
   s += vendors != nullptr ? std::string(vendors) : std::string("<unset>");
-  s += ", /etc/OpenCL/vendors (" + std::to_string(detail::count_icd_files("/etc/OpenCL/vendors")) +
+  std::string folder = "/etc/OpenCL/vendors";
+  if (vendors != nullptr && *vendors != '\0') {
+    folder = vendors;
+  } else if (vendor_path != nullptr && *vendor_path != '\0') {
+    folder = vendor_path;
+    s += ", OPENCL_VENDOR_PATH=" + folder;
+  }
+  s += ", " + folder + " (" + std::to_string(detail::count_icd_files(folder.c_str())) +
        " .icd files).";
   return s;
 }

@@ -2,6 +2,10 @@
 // Status names, hints and the messages of api_error, build_error and no_platform_error.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
 #include <iterator>
 #include <set>
 #include <stdexcept>
@@ -269,6 +273,19 @@ TEST_CASE("no_platform_error: says what to install and how to check", "[unit][er
   CHECK_THAT(m, Contains("pocl-opencl-icd"));
   CHECK_THAT(m, Contains("check with 'anycl-info'"));
   CHECK_THAT(m, Contains("OCL_ICD_VENDORS"));
+}
+
+TEST_CASE("no_platform_error: counts the .icd files where the loader looks", "[unit][error][env]") {
+  // The unit suite runs with OCL_ICD_VENDORS set to an empty folder (see tests/CMakeLists.txt).
+  const char* vendors = std::getenv("OCL_ICD_VENDORS");
+  REQUIRE(vendors != nullptr);
+  const std::string dir = vendors;
+  std::ofstream(dir + "/a.icd") << "liba.so\n";
+  std::ofstream(dir + "/b.icd") << "libb.so\n";
+  const std::string m = anycl::no_platform_error(CL_PLATFORM_NOT_FOUND_KHR).what();
+  std::remove((dir + "/a.icd").c_str());
+  std::remove((dir + "/b.icd").c_str());
+  CHECK_THAT(m, Contains("OCL_ICD_VENDORS=" + dir + ", " + dir + " (2 .icd files)"));
 }
 
 TEST_CASE("throw_api_error: -1001 throws no_platform_error", "[unit][error]") {
