@@ -1,28 +1,126 @@
 # SPDX-License-Identifier: Apache-2.0
-# anycl-bench's time to first result of a fresh process (included from tests/CMakeLists.txt, which
-# defines anycl_tool_test). One run of each kind: the contract lines' format, not the figures.
+# anycl-bench's tests (included from tests/CMakeLists.txt, which defines anycl_tool_test): --quick
+# (the CI run) with its CSV, JSON and SVG files checked against each other, --filter, forced
+# correctness failures, time to first result, and bad usage. They check formats and agreement,
+# never the figures.
 if(NOT TARGET anycl-bench)
   return()
 endif()
 set(bench $<TARGET_FILE:anycl-bench>)
 set(num "[0-9]+\\.[0-9]+")
+
+# Runs anycl-bench ARGS with --csv/--json-file/--svg files in a folder of its own and checks them
+# with bench/check_outputs.cmake (see there for EXPECT_NAMES, EXPECT_INCLUDES, EXPECT_FAILED).
+function(anycl_bench_output_test name rc)
+  cmake_parse_arguments(T "STDOUT_JSON" "" "ARGS;ENV;EXPECT_NAMES;EXPECT_INCLUDES;EXPECT_FAILED"
+                        ${ARGN})
+  # Each list goes as one quoted -D argument, so its items stay together.
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} "-DBENCH=${bench}" "-DARGS=${T_ARGS}" -DRC=${rc}
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/bench-out/${name} "-DEXPECT_NAMES=${T_EXPECT_NAMES}"
+            "-DEXPECT_INCLUDES=${T_EXPECT_INCLUDES}" "-DEXPECT_FAILED=${T_EXPECT_FAILED}"
+            -DSTDOUT_JSON=${T_STDOUT_JSON}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench/check_outputs.cmake)
+  set_tests_properties(${name} PROPERTIES
+    ENVIRONMENT "POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache/${name};ANYCL_CACHE_DIR=${CMAKE_BINARY_DIR}/anycl-cache/${name};${T_ENV}"
+    FIXTURES_REQUIRED pocl_cache_dirs TIMEOUT 600)
+endfunction()
+
+# --- the CI run: every benchmark, first_result with one run ---
+anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
+  EXPECT_INCLUDES launch_empty launch_one_buffer
+                  transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
+                  transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
+                  transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
+                  "first result, cold" "first result, anycl cache warm"
+                  "first result, pocl cache warm"
+                  "first result, anycl cache warm vs pocl cache warm")
+
+# --- --filter selects by benchmark name; --json on stdout is the --json-file document ---
+anycl_bench_output_test(tool-bench-filter 0 ARGS --quick --filter ^transfer_read_1MiB$
+  EXPECT_NAMES transfer_read_1MiB transfer_read_1MiB_vs_memcpy)
+anycl_bench_output_test(tool-bench-filter-json-stdout 0 STDOUT_JSON
+  ARGS --quick --json --filter ^transfer_write_1MiB$
+  EXPECT_NAMES transfer_write_1MiB transfer_write_1MiB_vs_memcpy)
+anycl_tool_test(tool-bench-filter-text 0
+  "^transfer_read_1MiB: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\ntransfer_read_1MiB_vs_memcpy: anycl ${num} GB/s, memcpy ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^transfer_read_1MiB$ --repetitions 1)
+
+# --- a correctness check that fails: FAILED everywhere, never timed, exit 1 ---
+# transfer_write_1MiB fails (ANYCL_BENCH_FAIL names its family); launch_empty, also selected,
+# still passes and is timed.
+anycl_bench_output_test(tool-bench-forced-failure 1
+  ARGS --quick --filter ^transfer_write_1MiB$|^launch_empty$
+  ENV ANYCL_BENCH_FAIL=transfer_write
+  EXPECT_INCLUDES launch_empty transfer_write_1MiB transfer_write_1MiB_vs_memcpy
+  EXPECT_FAILED transfer_write_1MiB)
+anycl_tool_test(tool-bench-forced-failure-text 1
+  "transfer_read_64MiB: FAILED: anycl: wrong data at element 8388608 of 16777216: 0x[0-9a-f]+, expected 0x[0-9a-f]+ \\(forced by ANYCL_BENCH_FAIL\\)\ntransfer_read_64MiB_vs_memcpy: FAILED: .*anycl-bench: FAILED: transfer_read_64MiB \\(not timed"
+  CMD ${bench} --quick --filter ^transfer_read_64MiB$
+  ENV ANYCL_BENCH_FAIL=transfer_read_64MiB)
+# An AnyCL first-result child alters its result: the child fails, so does first_result.
+anycl_bench_output_test(tool-bench-first-result-forced-failure 1
+  ARGS --filter ^first_result$ --first-result-runs 1
+  ENV ANYCL_BENCH_FAIL=first_result
+  EXPECT_NAMES "first result, cold" "first result, anycl cache warm"
+               "first result, pocl cache warm" "first result, anycl cache warm vs pocl cache warm"
+  EXPECT_FAILED first_result)
+
+# --- time to first result: one run of each kind; the contract lines' format, not the figures ---
 anycl_tool_test(tool-bench-first-result 0
   "first result, cold: anycl ${num} ms, raw ${num} ms, ratio ${num}\nfirst result, anycl cache warm: anycl ${num} ms, raw binary ${num} ms, ratio ${num}\nfirst result, pocl cache warm: anycl ${num} ms, raw ${num} ms, ratio ${num}\nfirst result, anycl cache warm vs pocl cache warm: anycl ${num} ms, raw pocl cache ${num} ms, ratio ${num}, speedup ${num}\n"
-  CMD ${bench} --first-result-runs 1 --launches 0)
+  CMD ${bench} --first-result-runs 1 --launches 0 --filter first_result)
 # Both sections in one JSON document.
 anycl_tool_test(tool-bench-first-result-json 0
   "\"first_result_runs\": 1,.*\"name\": \"launch_empty\".*\"name\": \"first result, anycl cache warm\", \"unit\": \"ms\", \"anycl\": ${num}, \"reference\": \"raw binary\", \"reference_value\": ${num}, \"ratio\": ${num}, \"runs\": 1, \"anycl_setup\": ${num}"
-  CMD ${bench} --json --launches 100 --repetitions 1 --first-result-runs 1)
+  CMD ${bench} --json --launches 100 --repetitions 1 --first-result-runs 1
+      --filter ^launch_empty$|^first_result$)
 anycl_tool_test(tool-bench-first-result-help 0 "first result, anycl cache warm: anycl <ms> ms, raw binary <ms> ms.*--first-result-runs N"
                 CMD ${bench} --help)
-anycl_tool_test(tool-bench-nothing-to-measure 2 "nothing to measure: --launches 0"
-                CMD ${bench} --launches 0)
-anycl_tool_test(tool-bench-first-result-bad-number 2
-                "--first-result-runs needs a non-negative whole number"
-                CMD ${bench} --first-result-runs many)
 # A child that must find a warm AnyCL cache and does not fails loudly (here the cache folder can
 # be neither read nor written, so the run misses and saves nothing).
 anycl_tool_test(tool-bench-first-result-not-warm 1
   "expects a warm AnyCL cache \\(hits 1, misses 0, writes 0\\), got hits 0, misses 1"
   CMD ${bench} --first-result-child anycl-warm ${CMAKE_CURRENT_BINARY_DIR} 0 0
   ENV "ANYCL_CACHE_DIR=/dev/null/anycl-cache;POCL_KERNEL_CACHE=0")
+
+# --- the registry and the help ---
+anycl_tool_test(tool-bench-list 0
+  "launch_empty: us, lower is better\n  measures: .*transfer_write_64MiB: GB/s, higher is better\n  measures: host-to-device write of 64MiB.*  transfer_write_64MiB_vs_memcpy -> memcpy: .*first_result: ms, lower is better \\(off: needs --first-result"
+  CMD ${bench} --list)
+anycl_tool_test(tool-bench-list-filter 0 "^transfer_read_1MiB: GB/s[^\n]*\n  measures: [^\n]*\n  check: [^\n]*\n  transfer_read_1MiB -> raw: [^\n]*\n  transfer_read_1MiB_vs_memcpy -> memcpy: [^\n]*\n$"
+  CMD ${bench} --list --filter ^transfer_read_1MiB)
+anycl_tool_test(tool-bench-help 0
+  "ANYCL_BENCH_FAIL=NAME.*Exit codes: 0.*--json-file FILE.*--csv FILE.*--svg FILE.*--filter REGEX.*--list.*--quick"
+  CMD ${bench} --help)
+
+# --- bad usage (exit 2) and unwritable files (exit 1, before anything is measured) ---
+anycl_tool_test(tool-bench-bad-filter 2 "--filter: bad regular expression '\\(transfer': .*usage: anycl-bench"
+                CMD ${bench} --filter "(transfer")
+anycl_tool_test(tool-bench-filter-matches-nothing 2
+  "nothing to measure: --filter 'no_such_benchmark' matches no benchmark; benchmarks: launch_empty, launch_one_buffer, transfer_write_1MiB"
+  CMD ${bench} --filter no_such_benchmark)
+anycl_tool_test(tool-bench-nothing-to-measure 2
+  "nothing to measure: --filter '\\^launch' selects only benchmarks these options turn off \\(--launches 0 skips"
+  CMD ${bench} --launches 0 --filter ^launch)
+anycl_tool_test(tool-bench-first-result-bad-number 2
+                "--first-result-runs needs a non-negative whole number"
+                CMD ${bench} --first-result-runs many)
+anycl_tool_test(tool-bench-bad-repetitions 2 "--repetitions needs a non-negative whole number, got '-1'"
+                CMD ${bench} --repetitions=-1)
+anycl_tool_test(tool-bench-zero-repetitions 2 "--repetitions must be at least 1"
+                CMD ${bench} --repetitions 0)
+anycl_tool_test(tool-bench-json-file-missing-value 2 "--json-file needs a value \\(FILE\\)"
+                CMD ${bench} --json-file)
+anycl_tool_test(tool-bench-json-positional 2
+  "unexpected argument 'out.json' \\(a JSON file is written with --json-file FILE"
+  CMD ${bench} --json out.json)
+anycl_tool_test(tool-bench-unwritable-csv 1
+  "^anycl-bench: cannot write --csv file '/nonexistent-anycl-dir/out.csv': No such file or directory\n$"
+  CMD ${bench} --csv /nonexistent-anycl-dir/out.csv)
+anycl_tool_test(tool-bench-unwritable-json-file 1
+  "cannot write --json-file file '/dev/null/out.json': Not a directory"
+  CMD ${bench} --json-file /dev/null/out.json)
+anycl_tool_test(tool-bench-unwritable-svg 1
+  "cannot write --svg file '${CMAKE_CURRENT_BINARY_DIR}': Is a directory"
+  CMD ${bench} --svg ${CMAKE_CURRENT_BINARY_DIR})

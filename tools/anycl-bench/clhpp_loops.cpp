@@ -46,8 +46,10 @@ launch_loop clhpp_loop(const fixture& f, kernel_kind k) {
   }
   return l;
 }
+bool clhpp_available() { return true; }
 #else
 launch_loop clhpp_loop(const fixture&, kernel_kind) { return {}; }
+bool clhpp_available() { return false; }
 #endif
 
 }  // namespace anycl::bench

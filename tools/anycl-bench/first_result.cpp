@@ -266,8 +266,17 @@ phases anycl_child(child_mode mode, cl_uint pi, cl_uint di) {
   const auto t2 = clock_type::now();
   const anycl::event done =
       saxpy(queue, anycl::nd_range{element_count}, element_count, factor, xb, yb);
-  const std::vector<float> out = queue.read(anycl::buffer_view<float>(yb), {done});
-  verify(in, out);
+  std::vector<float> out = queue.read(anycl::buffer_view<float>(yb), {done});
+  if (const char* fail = std::getenv("ANYCL_BENCH_FAIL"); fail != nullptr && *fail != '\0')
+    out[element_count / 2] += 1.0f;  // the parent asked for a failing check
+  try {
+    verify(in, out);
+  } catch (...) {
+    // Exiting while AnyCL's cache write still runs crashes POCL 3.1 now and then (the write's
+    // LLVM code generation outlives LLVM statics destroyed at exit): let it finish first.
+    anycl::wait_for_cache_writes();
+    throw;
+  }
   const auto t3 = clock_type::now();
 
   anycl::wait_for_cache_writes();
@@ -359,13 +368,22 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
 
 constexpr int child_time_limit_s = 300;
 
-/// Runs this executable as a child in `mode` and returns its key=value figures.
+bool is_anycl_side(child_mode m) {
+  return m == child_mode::anycl_cold || m == child_mode::anycl_warm ||
+         m == child_mode::anycl_no_cache;
+}
+
+/// Runs this executable as a child in `mode` and returns its key=value figures. With `corrupt`,
+/// an AnyCL child gets ANYCL_BENCH_FAIL and fails its check.
 std::map<std::string, double> run_child(child_mode mode, const std::string& workdir, cl_uint pi,
-                                        cl_uint di, const environment_changes& env_changes) {
+                                        cl_uint di, const environment_changes& env_changes,
+                                        bool corrupt) {
   const std::string what = std::string("first-result child '") + name_of(mode) + "'";
   std::vector<std::string> args = {"anycl-bench", first_result_child_flag, name_of(mode),
                                    workdir,       std::to_string(pi),      std::to_string(di)};
-  std::vector<std::string> env = child_environment(env_changes);
+  environment_changes changes = env_changes;
+  if (corrupt && is_anycl_side(mode)) changes.emplace_back("ANYCL_BENCH_FAIL", "first_result");
+  std::vector<std::string> env = child_environment(changes);
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
 
   int fds[2];
@@ -482,7 +500,7 @@ struct measured {
 }  // namespace
 
 std::vector<first_result_comparison> measure_first_result(const anycl::device& dev,
-                                                          std::size_t runs) {
+                                                          std::size_t runs, bool corrupt) {
   const auto [pi, di] = indices_of(dev);
   const auto source = anycl::embedded_kernel_source(kernel_file);
   if (!source)
@@ -527,9 +545,11 @@ std::vector<first_result_comparison> measure_first_result(const anycl::device& d
     run_child(child_mode::anycl_cold, work, pi, di,
               {{"ANYCL_CACHE_DIR", primed_anycl},
                {"POCL_CACHE_DIR", primed_pocl_anycl},
-               {"POCL_KERNEL_CACHE", "1"}});
+               {"POCL_KERNEL_CACHE", "1"}},
+              corrupt);
     run_child(child_mode::raw_save, work, pi, di,
-              plus(anycl_off, {{"POCL_CACHE_DIR", primed_pocl_raw}, {"POCL_KERNEL_CACHE", "1"}}));
+              plus(anycl_off, {{"POCL_CACHE_DIR", primed_pocl_raw}, {"POCL_KERNEL_CACHE", "1"}}),
+              corrupt);
     std::error_code ec;
     for (const std::string& dir : {primed_anycl, primed_pocl_anycl, primed_pocl_raw})
       if (!has_files(dir)) throw std::runtime_error("priming left " + dir + " empty");
@@ -568,7 +588,7 @@ std::vector<first_result_comparison> measure_first_result(const anycl::device& d
     for (std::size_t j = 0; j < kinds.size(); ++j) {
       const std::size_t k = (j + round) % kinds.size();
       const std::string d = fresh(work, "run");
-      const auto f = run_child(kinds[k].mode, work, pi, di, kinds[k].env(d));
+      const auto f = run_child(kinds[k].mode, work, pi, di, kinds[k].env(d), corrupt);
       std::error_code ec;
       fs::remove_all(d, ec);
       for (const auto& [name, value] : f) figures[k][name].push_back(value);
@@ -618,9 +638,8 @@ int first_result_child(int argc, char** argv) {
       if (mode_name == m.second) mode = &m.first;
     if (mode == nullptr) throw std::runtime_error("unknown mode '" + mode_name + "'");
     const cl_uint pi = parse_index(argv[4]), di = parse_index(argv[5]);
-    const bool anycl_side = *mode == child_mode::anycl_cold || *mode == child_mode::anycl_warm ||
-                            *mode == child_mode::anycl_no_cache;
-    const phases ph = anycl_side ? anycl_child(*mode, pi, di) : raw_child(*mode, argv[3], pi, di);
+    const phases ph =
+        is_anycl_side(*mode) ? anycl_child(*mode, pi, di) : raw_child(*mode, argv[3], pi, di);
     print_figures(*mode, ph);
     return 0;
   } catch (const std::exception& e) {

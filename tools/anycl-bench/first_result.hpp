@@ -29,9 +29,10 @@ struct first_result_comparison {
 
 /// Runs every first-result mode `runs` times in fresh child processes on `dev` (progress and
 /// per-phase medians on stderr) and returns the comparisons. Throws std::runtime_error when a
-/// child fails (a wrong result, or a cache that was not as cold or warm as it must be).
+/// child fails (a wrong result, or a cache that was not as cold or warm as it must be). With
+/// `corrupt`, the AnyCL children alter their result before checking it (ANYCL_BENCH_FAIL).
 std::vector<first_result_comparison> measure_first_result(const anycl::device& dev,
-                                                          std::size_t runs);
+                                                          std::size_t runs, bool corrupt = false);
 
 /// The child's main: `argv[1]` is first_result_child_flag. Prints one line
 /// `first-result mode=M setup_ms=S total_ms=T ...` on stdout; returns the exit code.

@@ -41,5 +41,7 @@ launch_loop anycl_loop(const fixture& f, kernel_kind k);
 launch_loop raw_loop(const fixture& f, kernel_kind k);
 /// cl::KernelFunctor calls; an empty loop when built without <CL/opencl.hpp>.
 launch_loop clhpp_loop(const fixture& f, kernel_kind k);
+/// Whether this build has the Khronos C++ bindings (clhpp_loop is not empty).
+bool clhpp_available();
 
 }  // namespace anycl::bench

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the benchmark registry. A benchmark is one entry: its name, its references, how to
+// build its timed paths (AnyCL's and each reference's) and the correctness check of each path.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "anycl/anycl.hpp"
+
+namespace anycl::bench {
+
+/// What every benchmark shares: the device, one context and one in-order queue on it.
+struct session {
+  anycl::device device;
+  anycl::context context;
+  anycl::command_queue queue;
+};
+
+/// What the command line decided about the work itself (not how often it is timed).
+struct settings {
+  std::size_t launches = 10000;             ///< per iteration of a launch benchmark; 0 skips them
+  bool host_only = false;                   ///< launches: time only the enqueues
+  std::vector<std::size_t> transfer_sizes;  ///< bytes per transfer benchmark
+  std::size_t first_result_runs = 0;        ///< child processes of each kind; 0 skips first_result
+};
+
+/// A correctness check failed: the message says which path and what was wrong.
+class check_failed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One way of doing a benchmark's work: AnyCL's ("anycl") or a reference's ("raw", "clhpp",
+/// "memcpy", later "host", "clblast", "clfft"). Every function throws on failure.
+struct path {
+  std::string impl;
+  /// Does the work once on known data and verifies the result (throws check_failed). With
+  /// `corrupt`, the data is altered before it is verified (ANYCL_BENCH_FAIL), so the check fails.
+  std::function<void(bool corrupt)> check;
+  std::function<void()> iteration;  ///< one timed benchmark iteration
+  std::function<void()> before;     ///< optional untimed work before each iteration
+  std::function<void()> after;      ///< optional untimed work after each iteration
+  std::function<void()> abandon;    ///< optional: cleans up after an iteration threw
+};
+
+/// How a benchmark's figures read.
+enum class unit_kind {
+  microseconds_per_item,  ///< "us": seconds per iteration / items per iteration; lower is better
+  gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
+  milliseconds            ///< "ms": measured by the benchmark itself; lower is better
+};
+const char* unit_name(unit_kind u);
+bool higher_is_better(unit_kind u);
+
+/// A reference AnyCL is compared with.
+struct reference {
+  std::string name;         ///< as printed: "raw", "clhpp", "memcpy", "raw binary", ...
+  std::string description;  ///< e.g. "raw C API: clEnqueueWriteBuffer, blocking, no event"
+  /// The comparison's name where it is not the usual NAME (first reference) or NAME_vs_REF.
+  std::string comparison = {};
+};
+
+/// One finished (or failed) comparison: AnyCL's figure against a reference's, same work, same run.
+struct comparison {
+  std::string name;       ///< the contract line's name, e.g. "transfer_write_64MiB"
+  std::string benchmark;  ///< the benchmark it belongs to
+  std::string reference;  ///< e.g. "raw"
+  unit_kind unit = unit_kind::microseconds_per_item;
+  bool failed = false;
+  std::string error;  ///< why it failed
+  double anycl = 0, reference_value = 0;
+  std::optional<double> anycl_cpu, reference_cpu;  ///< launching thread's CPU time (diagnostics)
+  std::optional<double> speedup;                   ///< printed as ", speedup s" (first result)
+  /// More JSON members after "ratio", already formatted: {"runs", "1"}, ...
+  std::vector<std::pair<std::string, std::string>> json_extra;
+  double ratio() const { return anycl / reference_value; }
+};
+
+/// One registry entry.
+struct benchmark {
+  std::string name;    ///< "transfer_write_64MiB": output, --filter and ANYCL_BENCH_FAIL
+  std::string family;  ///< "transfer_write": also matched by ANYCL_BENCH_FAIL
+  std::string group;   ///< comparisons of one group are printed together, primary ones first
+  std::string what;    ///< one line: what is measured
+  std::string check;   ///< one line: what the correctness check verifies
+  std::string off;     ///< why these settings skip it ("--launches 0"); empty: it runs
+  unit_kind unit = unit_kind::microseconds_per_item;
+  /// The references. For a timed benchmark each one is a path; the first gives the comparison
+  /// NAME, the others NAME_vs_REF.
+  std::vector<reference> references;
+  /// Timed benchmarks: launches or bytes per iteration (see unit_kind).
+  double items_per_iteration = 1;
+  /// Timed benchmarks (Google Benchmark): builds the paths, "anycl" first, then one per reference.
+  std::function<std::vector<path>(const session&)> prepare;
+  /// Benchmarks that measure themselves (first result): the comparisons, in order. They check
+  /// their own results and throw when one is wrong; `corrupt` makes that check fail.
+  std::function<std::vector<comparison>(const session&, bool corrupt)> measure;
+  /// The name of the comparison with references[i].
+  std::string comparison_name(std::size_t i) const;
+};
+
+// --- the families; make_registry lists them, one call each ---
+
+/// launch_empty, launch_one_buffer: kernel-launch overhead against the raw C API and CLHPP.
+void add_launch_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// transfer_write_<size>, transfer_read_<size>: blocking transfers against the raw C API and
+/// a host memcpy.
+void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// first_result: time to first result of a fresh process (child processes).
+void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
+
+/// Every benchmark, in output order; those the settings skip say why in `off`.
+std::vector<benchmark> make_registry(const settings& s);
+
+/// "1MiB", "64MiB", "512KiB", "1000B": a size as it appears in benchmark names.
+std::string size_label(std::size_t bytes);
+
+}  // namespace anycl::bench

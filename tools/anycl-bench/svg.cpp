@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the SVG bar chart of the ratios, written by hand (no library): one horizontal bar
+// per comparison, grouped as printed, a line at 1.0, each bar's ratio and figures beside it.
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <utility>
+
+#include "anycl/version.hpp"
+#include "report.hpp"
+
+namespace anycl::bench {
+namespace {
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) { return fixed(v, 1); }
+
+// --- layout, in pixels ---
+// Labels right-aligned left of the plot; the ratio and the figures in two columns right of it,
+// so no text crosses a bar or the 1.0 line.
+constexpr double width = 1100, label_right = 330, plot_left = 340, plot_width = 400;
+constexpr double ratio_left = plot_left + plot_width + 16, figures_left = ratio_left + 52;
+constexpr double row_height = 22, bar_height = 14, group_gap = 10, heading_height = 22;
+constexpr double par_band = 0.05;  // within 5% of the reference: "on par"
+
+// The bar colours: AnyCL better, on par, worse than the reference (by the unit's direction).
+constexpr const char* better_fill = "#59a14f";
+constexpr const char* par_fill = "#4e79a7";
+constexpr const char* worse_fill = "#e15759";
+
+const char* fill_of(const comparison& c) {
+  const double r = c.ratio();
+  const bool higher = higher_is_better(c.unit);
+  if (r > 1.0 + par_band) return higher ? better_fill : worse_fill;
+  if (r < 1.0 - par_band) return higher ? worse_fill : better_fill;
+  return par_fill;
+}
+
+std::string group_heading(const std::string& group, unit_kind u) {
+  std::string what = group == "launch"         ? "kernel-launch overhead, us per launch"
+                     : group == "transfer"     ? "blocking transfers, GB/s"
+                     : group == "first_result" ? "time to first result of a fresh process, ms"
+                                               : group + ", " + unit_name(u);
+  return what + (higher_is_better(u) ? " (higher is better)" : " (lower is better)");
+}
+
+}  // namespace
+
+void write_svg(std::ostream& out, const report& r) {
+  // The scale: 0 to a little past the largest ratio, at least 1.25 so the 1.0 line stands
+  // clear, at most 4 (longer bars are cut and marked).
+  double largest = 1.0;
+  for (const comparison& c : r.comparisons)
+    if (!c.failed && std::isfinite(c.ratio())) largest = std::max(largest, c.ratio());
+  const double scale = std::min(4.0, std::max(1.25, std::ceil(largest * 1.05 / 0.25) * 0.25));
+  const double tick = scale <= 2.0 ? 0.25 : 0.5;
+  auto x_of = [&](double ratio) { return plot_left + std::min(ratio, scale) / scale * plot_width; };
+
+  // Rows first (their height decides the picture's), then the frame around them.
+  std::string rows, failed_rows;
+  double y = 104;
+  const double plot_top = y;
+  std::string group;
+  for (const comparison& c : r.comparisons) {
+    const std::string g = [&] {
+      for (const benchmark_status& b : r.benchmarks)
+        if (b.name == c.benchmark) return b.group;
+      return c.benchmark;
+    }();
+    if (g != group) {
+      if (!group.empty()) y += group_gap;
+      group = g;
+      rows += "  <text class=\"group\" x=\"10\" y=\"" + num(y + 15) + "\">" +
+              xml(group_heading(g, c.unit)) + "</text>\n";
+      y += heading_height;
+    }
+    rows += "  <text class=\"label\" x=\"" + num(label_right) + "\" y=\"" + num(y + 15) +
+            "\" text-anchor=\"end\">" + xml(c.name) + "</text>\n";
+    if (c.failed) {
+      std::string why = one_line(c.error);
+      if (why.size() > 100) why = why.substr(0, 97) + "...";
+      // Drawn over the 1.0 line, on a background of its own.
+      failed_rows += "  <rect class=\"failed-background\" x=\"" + num(plot_left) + "\" y=\"" +
+                     num(y + 2) + "\" width=\"" + num(width - plot_left - 10) + "\" height=\"" +
+                     num(row_height - 4) + "\" fill=\"#fdecec\"/>\n";
+      failed_rows += "  <text class=\"failed\" x=\"" + num(plot_left + 4) + "\" y=\"" +
+                     num(y + 15) + "\" fill=\"#c00000\" font-weight=\"bold\">FAILED: " + xml(why) +
+                     "</text>\n";
+    } else {
+      const double end = x_of(c.ratio());
+      const std::string u = unit_name(c.unit);
+      rows += "  <rect class=\"bar\" x=\"" + num(plot_left) + "\" y=\"" +
+              num(y + (row_height - bar_height) / 2) + "\" width=\"" + num(end - plot_left) +
+              "\" height=\"" + num(bar_height) + "\" fill=\"" + fill_of(c) + "\"><title>" +
+              xml(contract_line(c)) + "</title></rect>\n";
+      if (c.ratio() > scale)  // cut at the scale's end: mark it
+        rows += "  <text x=\"" + num(end + 2) + "\" y=\"" + num(y + 15) + "\">&#9656;</text>\n";
+      rows += "  <text class=\"value\" x=\"" + num(ratio_left) + "\" y=\"" + num(y + 15) +
+              "\" font-weight=\"bold\">" + fixed(c.ratio(), 3) + "</text>\n";
+      rows += "  <text class=\"figures\" x=\"" + num(figures_left) + "\" y=\"" + num(y + 15) +
+              "\" fill=\"#444444\">anycl " + fixed(c.anycl, 2) + " " + xml(u) + ", " +
+              xml(c.reference) + " " + fixed(c.reference_value, 2) + " " + xml(u) + "</text>\n";
+    }
+    y += row_height;
+  }
+  const double plot_bottom = y + 4;
+  const double height = plot_bottom + 48;
+
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+      << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
+      << "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n"
+      << "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\""
+      << num(height) << "\" fill=\"#ffffff\"/>\n";
+  // Title and how to read the chart.
+  out << "  <text x=\"10\" y=\"24\" font-size=\"16\" font-weight=\"bold\">anycl-bench: AnyCL / "
+         "reference on "
+      << xml(r.info.device) << "</text>\n"
+      << "  <text x=\"10\" y=\"44\" fill=\"#444444\">ratio = AnyCL's figure / the reference's "
+         "figure, medians of "
+      << r.info.repetitions << " interleaved rounds" << (r.info.quick ? " (--quick)" : "")
+      << "; AnyCL " << xml(anycl::version()) << "</text>\n"
+      << "  <text x=\"10\" y=\"62\" fill=\"#444444\">us and ms: lower is better, so a bar left of "
+         "1.0 means AnyCL is faster; GB/s: higher is better, right of 1.0 means faster</text>\n";
+  double lx = 10;
+  for (const auto& [fill, text] : {std::pair<const char*, const char*>{better_fill, "AnyCL better"},
+                                   {par_fill, "within 5%"},
+                                   {worse_fill, "AnyCL worse"}}) {
+    out << "  <rect class=\"legend\" x=\"" << num(lx) << "\" y=\"74\" width=\"14\" height=\"12\" "
+        << "fill=\"" << fill << "\"/>\n"
+        << "  <text x=\"" << num(lx + 20) << "\" y=\"85\">" << text << "</text>\n";
+    lx += 130;
+  }
+  // Grid and axis labels, then the rows, then the 1.0 line on top of the bars.
+  for (double t = 0; t <= scale + 1e-9; t += tick) {
+    const double x = x_of(t);
+    out << "  <line class=\"grid\" x1=\"" << num(x) << "\" y1=\"" << num(plot_top) << "\" x2=\""
+        << num(x) << "\" y2=\"" << num(plot_bottom) << "\" stroke=\"#dddddd\"/>\n"
+        << "  <text class=\"tick\" x=\"" << num(x) << "\" y=\"" << num(plot_bottom + 16)
+        << "\" text-anchor=\"middle\" fill=\"#444444\">" << fixed(t, 2) << "</text>\n";
+  }
+  out << rows;
+  const double one = x_of(1.0);
+  out << "  <line class=\"one\" x1=\"" << num(one) << "\" y1=\"" << num(plot_top - 6) << "\" x2=\""
+      << num(one) << "\" y2=\"" << num(plot_bottom) << "\" stroke=\"#000000\" "
+      << "stroke-width=\"2\"/>\n"
+      << "  <text x=\"" << num(one) << "\" y=\"" << num(plot_top - 9)
+      << "\" text-anchor=\"middle\" font-weight=\"bold\">1.0</text>\n"
+      << "  <text x=\"" << num(ratio_left) << "\" y=\"" << num(plot_top - 9)
+      << "\" font-weight=\"bold\">ratio</text>\n"
+      << "  <text x=\"" << num(figures_left) << "\" y=\"" << num(plot_top - 9)
+      << "\" font-weight=\"bold\">figures (medians)</text>\n"
+      << failed_rows << "  <text x=\"" << num(plot_left + plot_width / 2) << "\" y=\""
+      << num(plot_bottom + 34)
+      << "\" text-anchor=\"middle\" fill=\"#444444\">ratio (AnyCL / reference)</text>\n"
+      << "</svg>\n";
+}
+
+}  // namespace anycl::bench
