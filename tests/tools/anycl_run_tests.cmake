@@ -39,7 +39,7 @@ endfunction()
 # --- outputs equal host computations ---
 # y = 2 * x + y with x = y = 0, 1, 2, ...: y[i] = 3i.
 anycl_tool_test(tool-run-saxpy 0
-  "^saxpy \\([^)]*saxpy\\.cl\\) on '[^']+', global 1024, local chosen by the driver\nkernel time: [0-9]+\\.[0-9][0-9][0-9] us\narg 3 'y' inout float\\[1024\\]: 0 3 6 9 12 15 18 21 24 27 30 33 36 39 42 45 \\.\\.\\. \\(1008 more\\)\n$"
+  "^saxpy \\([^)]*saxpy\\.cl\\) on '[^']+', global 1024, local chosen by the driver\nkernel time: [0-9]+\\.[0-9][0-9][0-9] us\narg 3 'y' inout float\\[1024\\]: 0 3 6 9 12 15 18 21 24 27 30 33 36 39 42 45 \\.\\.\\. \\(1008 more\\)\n"
   CMD ${run_tool} ${saxpy} --global 1024 uint:1024 float:2 in:float:1024:range
       inout:float:1024:range)
 # n = 4 of 8: y[i] = 2i + 1 below n, 1 (the fill) from there; --show all, a local size.
