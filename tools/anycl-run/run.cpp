@@ -208,10 +208,9 @@ void print_json(const run_request& r, const loaded_kernel& lk, const result& res
 }
 
 // Waits for the disk-cache write that the first launch starts, on every way out of run_kernel.
-// Left to the library's at-exit wait, the write's binary query (which makes POCL compile every
-// kernel of the program) can still run while the process exits, and POCL 3.1 / LLVM 15 then
-// crashes in code generation (SIGSEGV in llvm::EVT, LLVM's function-local statics destroyed
-// under it): seen in about 1 in 4 cold runs of kinds.cl.
+// The library writes it in the launch's completion callback, before a blocking read returns, so
+// this normally returns at once; on the error paths it keeps a write from running into process
+// exit.
 struct cache_write_guard {
   cache_write_guard() = default;
   cache_write_guard(const cache_write_guard&) = delete;
