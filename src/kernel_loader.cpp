@@ -37,10 +37,12 @@ sha256& add_identity(sha256& h, const device_identity& id) {
       .field(id.driver_version);
 }
 
-std::string identity_of(const device& dev) {
+std::string identity_hash(const device_identity& id) {
   sha256 h;
-  return to_hex(add_identity(h, identify(dev)).finish());
+  return to_hex(add_identity(h, id).finish());
 }
+
+std::string identity_of(const device& dev) { return identity_hash(identify(dev)); }
 
 digest prebuilt_key(const std::string& identity) {
   return sha256().field("anycl prebuilt binary").field(identity).finish();
@@ -350,7 +352,7 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
   s.prebuilt_only = s.options.binary_only;
   for (const device& d : s.devices) {
     s.ids.push_back(detail::identify(d));
-    s.identities.push_back(detail::identity_of(d));
+    s.identities.push_back(detail::identity_hash(s.ids.back()));  // no second round of queries
     if (!d.compiler_available()) s.prebuilt_only = true;
   }
   bool cache_on = s.options.disk_cache.value_or(detail::cache_enabled_by_env());
