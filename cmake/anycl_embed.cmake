@@ -7,5 +7,5 @@ function(anycl_embed_kernels output root)
     COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DROOT=${root} "-DFILES=${files}"
             -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/anycl_embed_run.cmake
     DEPENDS ${files} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/anycl_embed_run.cmake
-    COMMENT "Embedding cl_kernels/")
+    COMMENT "Embedding cl_kernels/" VERBATIM)
 endfunction()

@@ -2,6 +2,7 @@
 // Umbrella header: all of AnyCL's public API.
 #pragma once
 
+#include "anycl/array.hpp"
 #include "anycl/buffer.hpp"
 #include "anycl/cl.hpp"
 #include "anycl/command_queue.hpp"

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// The element loop every AnyCL array kernel uses, shaped per device type by the host
+// (detail::plan_launch): built with -DANYCL_CPU=1 each work-item walks a contiguous chunk of
+// `chunk` elements (what a CPU's cores and vector units want); otherwise work-items take
+// neighbouring elements in a grid-stride loop (coalesced on a GPU).
+#pragma once
+
+#ifdef ANYCL_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#ifdef ANYCL_CPU
+#define ANYCL_FOR_EACH(k, n, chunk)                                                     \
+  for (ulong k = (ulong)get_global_id(0) * (chunk), k##_end = min((ulong)(n), k + (chunk)); \
+       k < k##_end; ++k)
+#else
+#define ANYCL_FOR_EACH(k, n, chunk) \
+  for (ulong k = get_global_id(0); k < (ulong)(n); k += get_global_size(0))
+#endif
+
+// The offset in elements of row-major element k of an array with 4-D extents `ext` (leading
+// extents 1 for fewer dimensions) and strides `st`, starting at `off`.
+inline ulong anycl_strided_index(ulong k, ulong4 ext, ulong4 st, ulong off) {
+  const ulong i3 = k % ext.w;
+  k /= ext.w;
+  const ulong i2 = k % ext.z;
+  k /= ext.z;
+  const ulong i1 = k % ext.y;
+  const ulong i0 = k / ext.y;
+  return off + i0 * st.x + i1 * st.y + i2 * st.z + i3 * st.w;
+}

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: Apache-2.0
+// Device arrays: a buffer with an element type, a row-major shape of 1 to 4 dimensions, strided
+// views without copies, and the queue its commands go to.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "anycl/buffer.hpp"
+#include "anycl/command_queue.hpp"
+#include "anycl/event.hpp"
+#include "anycl/export.hpp"
+#include "anycl/kernel.hpp"
+
+namespace anycl {
+
+/// The element types of device arrays: the OpenCL C scalars char...ulong, float and double.
+template <class T>
+inline constexpr bool is_array_element_v =
+    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
+    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// An array element type known at run time.
+enum class scalar_type : unsigned char { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
+
+/// The scalar_type of T.
+template <class T>
+constexpr scalar_type scalar_type_of() noexcept {
+  static_assert(is_array_element_v<T>,
+                "AnyCL: array elements are int8_t...int64_t, uint8_t...uint64_t, float or double");
+  if constexpr (std::is_same_v<T, float>)
+    return scalar_type::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return scalar_type::f64;
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1   ? scalar_type::i8
+           : sizeof(T) == 2 ? scalar_type::i16
+           : sizeof(T) == 4 ? scalar_type::i32
+                            : scalar_type::i64;
+  else
+    return sizeof(T) == 1   ? scalar_type::u8
+           : sizeof(T) == 2 ? scalar_type::u16
+           : sizeof(T) == 4 ? scalar_type::u32
+                            : scalar_type::u64;
+}
+
+/// The OpenCL C name of a scalar type ("char", ..., "ulong", "float", "double").
+ANYCL_EXPORT const char* cl_type_name(scalar_type t) noexcept;
+/// Its size in bytes.
+ANYCL_EXPORT std::size_t size_of(scalar_type t) noexcept;
+/// True for f32 and f64.
+ANYCL_EXPORT bool is_floating(scalar_type t) noexcept;
+/// True for i8...i64 (and the floating types).
+ANYCL_EXPORT bool is_signed(scalar_type t) noexcept;
+
+/// The extents of an array in row-major order (the last index varies fastest), 1 to 4
+/// dimensions, as numpy's shapes. A shape of one extent 0 is an empty 1-D array.
+class ANYCL_EXPORT shape {
+ public:
+  static constexpr unsigned max_dims = 4;
+  /// One dimension of 0 elements.
+  shape() noexcept = default;
+  /// One dimension of `n` elements.
+  shape(std::size_t n) noexcept : dims_(1) { e_[0] = n; }  // NOLINT: a size converts implicitly
+  /// Throws std::invalid_argument for 0 or more than 4 extents, std::overflow_error when the
+  /// element count does not fit in size_t.
+  shape(std::initializer_list<std::size_t> extents);
+  /// The same from a vector.
+  explicit shape(const std::vector<std::size_t>& extents);
+  unsigned dims() const noexcept { return dims_; }
+  std::size_t operator[](unsigned axis) const noexcept { return e_[axis]; }
+  /// The number of elements: the product of the extents.
+  std::size_t size() const noexcept;
+  const std::array<std::size_t, max_dims>& extents() const noexcept { return e_; }
+  /// "(3, 4)"
+  std::string str() const;
+  friend bool operator==(const shape& a, const shape& b) noexcept {
+    return a.dims_ == b.dims_ && a.e_ == b.e_;
+  }
+  friend bool operator!=(const shape& a, const shape& b) noexcept { return !(a == b); }
+
+ private:
+  std::array<std::size_t, max_dims> e_{0, 1, 1, 1};
+  unsigned dims_ = 1;
+};
+
+namespace detail {
+
+/// Where an array's elements are in its buffer: element (i0, i1, ...) is at
+/// offset + i0 * strides[0] + i1 * strides[1] + ..., in elements.
+struct array_layout {
+  anycl::shape extents;
+  std::array<std::size_t, shape::max_dims> strides{0, 0, 0, 0};
+  std::size_t offset = 0;
+  /// Row-major with no gaps (offset aside): element k is at offset + k.
+  bool contiguous() const noexcept;
+  /// The row-major, gap-free layout of `s` at offset 0.
+  static array_layout dense(const anycl::shape& s) noexcept;
+  /// One past the furthest element (0 when empty), for bounds checks.
+  std::size_t span() const noexcept;
+};
+
+/// What arrays sharing one buffer know about the commands using it.
+struct array_sync;
+/// The kernels built for one context by the array layer; every array of the context holds it, so
+/// they live as long as one of those arrays (never in static storage).
+class context_kernels;
+
+/// The untyped part of array<T>: its buffer, queue, element type, layout and the last command that
+/// used the elements. Copies share the buffer (as views do).
+class ANYCL_EXPORT array_core {
+ public:
+  array_core() = default;
+  /// Allocates `s.size()` uninitialised elements on `queue`'s context. Throws
+  /// std::invalid_argument for an empty queue or for f64 on a device without double precision,
+  /// std::overflow_error when the byte count does not fit.
+  array_core(const command_queue& queue, scalar_type type, const anycl::shape& s);
+
+  bool valid() const noexcept { return static_cast<bool>(queue_); }
+  scalar_type type() const noexcept { return type_; }
+  const array_layout& layout() const noexcept { return layout_; }
+  const anycl::buffer& buffer() const noexcept { return buf_; }
+  const command_queue& queue() const noexcept { return queue_; }
+
+  /// The event of the last command enqueued through AnyCL that reads or writes this buffer (empty
+  /// when none). Commands that touch the array wait for it; record() replaces it.
+  event last_event() const;
+  /// Records `e` as the last command touching this buffer.
+  void record(const event& e) const;
+
+  /// Copies `bytes` of host data into the (contiguous) elements; blocking.
+  void write_host(const void* src, std::size_t count) const;
+  /// Copies the elements to host memory (a strided view goes through a device-side copy first).
+  void read_host(void* dst, std::size_t count) const;
+  /// A new dense array with the same elements (a device-side copy).
+  array_core copy() const;
+  /// Copies `src`'s elements into this array's (equal shapes and types, else
+  /// std::invalid_argument); views on both sides; an overlapping source is copied first.
+  void assign(const array_core& src) const;
+  /// Sets every element to the `size_of(type)` bytes at `value` (clEnqueueFillBuffer, or a kernel
+  /// for a strided view).
+  void fill(const void* value) const;
+  /// Element k = start + k * step, for a dense 1-D array (`start`, `step` of the array's type).
+  void iota(const void* start, const void* step) const;
+
+  array_core with_layout(const array_layout& l) const;
+  array_core slice(unsigned axis, std::size_t begin, std::size_t end, std::size_t step) const;
+  array_core reshape(const anycl::shape& s) const;
+  array_core transpose(const std::vector<unsigned>& axes) const;
+  /// True when both use one buffer and their element ranges may overlap.
+  bool may_overlap(const array_core& other) const noexcept;
+  void swap(array_core& other) noexcept;
+
+ private:
+  command_queue queue_;
+  anycl::buffer buf_;
+  std::shared_ptr<array_sync> sync_;
+  std::shared_ptr<context_kernels> kernels_;
+  array_layout layout_;
+  scalar_type type_ = scalar_type::f32;
+};
+
+/// The events of the last commands that touched `arrays`, as one wait list.
+ANYCL_EXPORT std::vector<event> dependencies(std::initializer_list<const array_core*> arrays);
+
+/// What the array layer needs to know about a device, asked once per device and context.
+struct device_profile {
+  bool cpu = true;
+  cl_uint compute_units = 1;
+  std::size_t max_work_group = 1;
+  bool fp64 = false;
+  cl_ulong local_memory = 0;
+  /// -DANYCL_CPU=1 or -DANYCL_GPU=1, and -DANYCL_FP64=1 where the device has doubles.
+  build_options options;
+};
+ANYCL_EXPORT device_profile profile(const command_queue& queue);
+
+/// A launch over n elements shaped for the device: on a CPU few work-items, each a contiguous
+/// chunk (what keeps a CPU's cores and vector units busy); on a GPU many work-items, each a
+/// grid-stride loop so neighbouring work-items touch neighbouring elements (coalesced). Kernels
+/// walk it with ANYCL_FOR_EACH from cl_kernels/anycl/loop.h.
+struct ANYCL_EXPORT launch_plan {
+  std::size_t global = 1;  ///< work-items
+  std::size_t local = 1;   ///< work-group size
+  std::size_t chunk = 1;   ///< elements per work-item (CPU); 1 on a GPU (stride = global)
+  bool cpu = true;
+  nd_range range() const;
+};
+/// The plan for `n` elements of `elem_bytes` each on `queue`'s device.
+ANYCL_EXPORT launch_plan plan_launch(const command_queue& queue, std::size_t n,
+                                     std::size_t elem_bytes = 4);
+ANYCL_EXPORT launch_plan plan_for(const device_profile& p, std::size_t n, std::size_t elem_bytes);
+/// Build options every AnyCL library kernel gets on `queue`'s device (device_profile::options).
+ANYCL_EXPORT build_options library_options(const command_queue& queue);
+/// library_options plus -DT=<OpenCL name of t>.
+ANYCL_EXPORT build_options typed_options(const command_queue& queue, scalar_type t);
+/// The kernel `name` of the shipped file `file` (e.g. "anycl/array.cl") built with `options` for
+/// `queue`'s context: loaded once per context through the kernel loader (memory and disk cache),
+/// then served from a per-context table.
+ANYCL_EXPORT kernel library_kernel(const command_queue& queue, const std::string& file,
+                                   const std::string& name, const build_options& options);
+/// The same for generated source text held in memory (expression kernels); `program_name` names
+/// it in messages.
+ANYCL_EXPORT kernel generated_kernel(const command_queue& queue, const std::string& source,
+                                     const std::string& program_name, const std::string& name,
+                                     const build_options& options);
+/// A by-value kernel argument of `bytes` bytes at `value` (a scalar whose type is known only at run
+/// time); `value` must stay valid until the launch returns.
+ANYCL_EXPORT kernel_arg raw_arg(const void* value, std::size_t bytes) noexcept;
+/// The extents and strides of a layout padded to 4 dimensions (leading extents 1, strides 0), as
+/// anycl_strided_index() in loop.h takes them.
+ANYCL_EXPORT cl_ulong4 padded_extents(const array_layout& l);
+ANYCL_EXPORT cl_ulong4 padded_strides(const array_layout& l);
+
+}  // namespace detail
+
+/// A device array of T with a row-major shape, remembering the queue its commands go to. Copies
+/// of an array (and views made by slice, reshape, transpose) share its elements, like the
+/// handles of the rest of AnyCL; copy() makes a new array. Commands AnyCL enqueues for an array
+/// wait for the last command that touched its buffer, so host reads see every pending write even
+/// across queues.
+template <class T>
+class array {
+  static_assert(is_array_element_v<T>,
+                "AnyCL: array<T> needs T in int8_t...int64_t, uint8_t...uint64_t, float, double");
+
+ public:
+  using value_type = T;
+
+  /// An array without elements or queue.
+  array() = default;
+  /// `s.size()` uninitialised elements on `queue`'s context (clCreateBuffer). Throws
+  /// std::invalid_argument for an empty queue or double on a device without fp64.
+  array(const command_queue& queue, const anycl::shape& s) : core_(queue, scalar_type_of<T>(), s) {}
+  /// Wraps an untyped array of the same element type (std::invalid_argument otherwise).
+  explicit array(detail::array_core core) : core_(std::move(core)) {
+    if (core_.valid() && core_.type() != scalar_type_of<T>())
+      throw std::invalid_argument(std::string("array<") + cl_type_name(scalar_type_of<T>()) +
+                                  ">: the data holds " + cl_type_name(core_.type()) + " elements");
+  }
+
+  /// Uninitialised elements.
+  static array empty(const command_queue& queue, const anycl::shape& s) { return array(queue, s); }
+  /// Every element 0.
+  static array zeros(const command_queue& queue, const anycl::shape& s) {
+    return full(queue, s, T(0));
+  }
+  /// Every element `value`.
+  static array full(const command_queue& queue, const anycl::shape& s, T value) {
+    array a(queue, s);
+    a.core_.fill(&value);
+    return a;
+  }
+  /// 1-D: start, start + step, ..., n elements.
+  static array arange(const command_queue& queue, std::size_t n, T start = T(0), T step = T(1)) {
+    array a(queue, anycl::shape(n));
+    a.core_.iota(&start, &step);
+    return a;
+  }
+  /// A copy of host data with shape `s` (1-D of data.size() when not given). Throws
+  /// std::invalid_argument when the sizes differ.
+  static array from_host(const command_queue& queue, const std::vector<T>& data) {
+    return from_host(queue, data.data(), anycl::shape(data.size()));
+  }
+  static array from_host(const command_queue& queue, const std::vector<T>& data,
+                         const anycl::shape& s) {
+    check_count("array::from_host", data.size(), s.size());
+    return from_host(queue, data.data(), s);
+  }
+  /// `s.size()` elements from `data`.
+  static array from_host(const command_queue& queue, const T* data, const anycl::shape& s) {
+    array a(queue, s);
+    a.core_.write_host(data, s.size());
+    return a;
+  }
+
+  /// The elements in row-major order; waits for pending commands.
+  std::vector<T> to_host() const {
+    std::vector<T> out(size());
+    core_.read_host(out.data(), out.size());
+    return out;
+  }
+  /// The same into `dst`, which holds size() elements.
+  void to_host(T* dst) const { core_.read_host(dst, size()); }
+  /// Overwrites the elements with host data of size() elements (std::invalid_argument otherwise).
+  void set(const std::vector<T>& data) const {
+    check_count("array::set", data.size(), size());
+    core_.write_host(data.data(), data.size());
+  }
+  /// A new dense array with the same shape and elements.
+  array copy() const { return array(core_.copy()); }
+  /// Copies the elements of `src` (same shape) into this array or view.
+  void assign(const array& src) const { core_.assign(src.core_); }
+  /// Sets every element (of this view) to `value`.
+  void fill(T value) const { core_.fill(&value); }
+
+  /// Rows [begin, end) along the first axis, as a view. Throws std::out_of_range.
+  array slice(std::size_t begin, std::size_t end) const {
+    return array(core_.slice(0, begin, end, 1));
+  }
+  /// Every `step`-th index in [begin, end) along `axis`, as a view. Throws std::out_of_range or
+  /// std::invalid_argument (step 0, axis past dims()).
+  array slice(unsigned axis, std::size_t begin, std::size_t end, std::size_t step = 1) const {
+    return array(core_.slice(axis, begin, end, step));
+  }
+  /// The same elements with another shape of equal size, as a view; throws
+  /// std::invalid_argument for a different size or a non-contiguous array (copy() it first).
+  array reshape(const anycl::shape& s) const { return array(core_.reshape(s)); }
+  /// Axes reversed (a matrix transposed), as a view.
+  array transpose() const { return array(core_.transpose({})); }
+  /// Axes permuted: axis k of the result is axis `axes[k]` of this one.
+  array transpose(std::initializer_list<unsigned> axes) const {
+    return array(core_.transpose(std::vector<unsigned>(axes)));
+  }
+  void swap(array& other) noexcept { core_.swap(other.core_); }
+
+  std::size_t size() const noexcept { return core_.layout().extents.size(); }
+  bool empty() const noexcept { return size() == 0; }
+  const anycl::shape& shape() const noexcept { return core_.layout().extents; }
+  unsigned dims() const noexcept { return shape().dims(); }
+  /// Distance between neighbours along each axis, in elements.
+  const std::array<std::size_t, anycl::shape::max_dims>& strides() const noexcept {
+    return core_.layout().strides;
+  }
+  /// Where the first element is in the buffer, in elements.
+  std::size_t offset() const noexcept { return core_.layout().offset; }
+  bool contiguous() const noexcept { return core_.layout().contiguous(); }
+  const command_queue& queue() const noexcept { return core_.queue(); }
+  anycl::context context() const { return core_.queue().context(); }
+  const anycl::buffer& buffer() const noexcept { return core_.buffer(); }
+  /// The elements as a buffer view (contiguous arrays only; std::invalid_argument otherwise).
+  buffer_view<T> view() const {
+    if (!contiguous())
+      throw std::invalid_argument("array::view: a strided view has no buffer_view; copy() it");
+    return buffer_view<T>(buffer(), offset(), size());
+  }
+  /// The last command that touched the elements, and a wait for it.
+  event last_event() const { return core_.last_event(); }
+  void wait() const {
+    if (event e = core_.last_event()) e.wait();
+  }
+  /// Records a command of the caller's own that used the elements, so later AnyCL commands and
+  /// host reads wait for it.
+  void record(const event& e) const { core_.record(e); }
+  /// The untyped array (for the algorithms).
+  const detail::array_core& core() const noexcept { return core_; }
+
+ private:
+  static void check_count(const char* what, std::size_t got, std::size_t want) {
+    if (got != want)
+      throw std::invalid_argument(std::string(what) + ": " + std::to_string(got) +
+                                  " host elements for an array of " + std::to_string(want));
+  }
+  detail::array_core core_;
+};
+
+template <class T>
+void swap(array<T>& a, array<T>& b) noexcept {
+  a.swap(b);
+}
+
+}  // namespace anycl

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// array<T>: creation, host round trips, shapes, strided views, copies, aliasing, events, errors.
+#include <cstdint>
+#include <numeric>
+#include <random>
+
+#include "support/device_fixture.hpp"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+template <class T>
+std::vector<T> host_iota(std::size_t n, T start = T(0), T step = T(1)) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<T>(start + static_cast<T>(i) * step);
+  return v;
+}
+
+// Host reference: the row-major elements of a strided view of `base`.
+template <class T>
+std::vector<T> host_gather(const std::vector<T>& base, const anycl::array<T>& view) {
+  std::vector<T> out;
+  const auto& s = view.shape();
+  std::size_t idx[4] = {0, 0, 0, 0};
+  for (std::size_t k = 0; k < view.size(); ++k) {
+    std::size_t off = view.offset();
+    for (unsigned d = 0; d < s.dims(); ++d) off += idx[d] * view.strides()[d];
+    out.push_back(base[off]);
+    for (unsigned d = s.dims(); d-- > 0;) {
+      if (++idx[d] < s[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("array: from_host, to_host, zeros, full, arange for every element type",
+                   "[array]", std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                   std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
+  anycl::test::env e;
+  if (std::is_same_v<TestType, double> && !e.dev.fp64()) {
+    WARN("no fp64 on this device: array<double> not tested");
+    return;
+  }
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{97}, (std::size_t{1} << 20) + 3}) {
+    INFO("n = " << n);
+    auto host = host_iota<TestType>(n, TestType(3), TestType(1));
+    auto a = anycl::array<TestType>::from_host(e.queue, host);
+    CHECK(a.size() == n);
+    CHECK(a.to_host() == host);
+    CHECK(anycl::array<TestType>::zeros(e.queue, n).to_host() == std::vector<TestType>(n, 0));
+    CHECK(anycl::array<TestType>::full(e.queue, n, TestType(7)).to_host() ==
+          std::vector<TestType>(n, TestType(7)));
+    CHECK(anycl::array<TestType>::arange(e.queue, n, TestType(2), TestType(3)).to_host() ==
+          host_iota<TestType>(n, TestType(2), TestType(3)));
+  }
+}
+
+TEST_CASE("array: shapes, reshape and transpose", "[array]") {
+  anycl::test::env e;
+  auto host = host_iota<int>(24);
+  auto a = anycl::array<int>::from_host(e.queue, host, {2, 3, 4});
+  CHECK(a.dims() == 3);
+  CHECK(a.shape() == anycl::shape{2, 3, 4});
+  CHECK(a.shape().str() == "(2, 3, 4)");
+  CHECK(a.strides()[0] == 12);
+  CHECK(a.strides()[2] == 1);
+  CHECK(a.contiguous());
+  auto m = a.reshape({6, 4});
+  CHECK(m.buffer().get() == a.buffer().get());
+  CHECK(m.to_host() == host);
+  auto t = m.transpose();
+  CHECK(t.shape() == anycl::shape{4, 6});
+  CHECK_FALSE(t.contiguous());
+  std::vector<int> want(24);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 4; ++j) want[j * 6 + i] = host[i * 4 + j];
+  CHECK(t.to_host() == want);
+  CHECK(t.copy().contiguous());
+  CHECK(t.copy().to_host() == want);
+  auto p = a.transpose({1, 2, 0});
+  CHECK(p.shape() == anycl::shape{3, 4, 2});
+  CHECK(p.to_host() == host_gather(host, p));
+  auto four = a.reshape({1, 2, 3, 4}).transpose({3, 1, 0, 2});
+  CHECK(four.to_host() == host_gather(host, four));
+
+  REQUIRE_THROWS_WHAT(a.reshape({5, 5}), std::invalid_argument, Contains("24 elements"));
+  REQUIRE_THROWS_WHAT(t.reshape({24}), std::invalid_argument, Contains("copy()"));
+  REQUIRE_THROWS_WHAT(a.transpose({0, 0, 1}), std::invalid_argument, Contains("permutation"));
+  REQUIRE_THROWS_WHAT((anycl::shape{1, 2, 3, 4, 5}), std::invalid_argument,
+                      Contains("1 to 4 dimensions"));
+  REQUIRE_THROWS_AS((anycl::shape{SIZE_MAX, 3}), std::overflow_error);
+}
+
+TEST_CASE("array: slices are views; strided slices read, write and fill", "[array]") {
+  anycl::test::env e;
+  auto host = host_iota<float>(60);
+  auto a = anycl::array<float>::from_host(e.queue, host, {6, 10});
+  auto rows = a.slice(2, 4);
+  CHECK(rows.shape() == anycl::shape{2, 10});
+  CHECK(rows.to_host() == std::vector<float>(host.begin() + 20, host.begin() + 40));
+  auto cols = a.slice(1, 1, 9, 3);  // columns 1, 4, 7
+  CHECK(cols.shape() == anycl::shape{6, 3});
+  CHECK(cols.to_host() == host_gather(host, cols));
+  cols.fill(-1.0f);
+  auto back = a.to_host();
+  for (std::size_t i = 0; i < 60; ++i) {
+    const bool in = (i % 10) == 1 || (i % 10) == 4 || (i % 10) == 7;
+    CHECK(back[i] == (in ? -1.0f : host[i]));
+  }
+  cols.set(host_iota<float>(18, 100.0f));
+  CHECK(cols.to_host() == host_iota<float>(18, 100.0f));
+  CHECK(a.slice(0, 3, 3).empty());
+  CHECK(a.slice(0, 3, 3).to_host().empty());
+  REQUIRE_THROWS_WHAT(a.slice(4, 7), std::out_of_range, Contains("extent 6"));
+  REQUIRE_THROWS_WHAT(a.slice(2, 0, 1), std::invalid_argument, Contains("axis 2"));
+  REQUIRE_THROWS_WHAT(a.slice(1, 0, 4, 0), std::invalid_argument, Contains("step 0"));
+}
+
+TEST_CASE("array: copies share, copy() does not, assign handles overlap", "[array]") {
+  anycl::test::env e;
+  auto host = host_iota<std::int32_t>(100);
+  auto a = anycl::array<std::int32_t>::from_host(e.queue, host);
+  anycl::array<std::int32_t> shared = a;
+  auto deep = a.copy();
+  a.fill(5);
+  CHECK(shared.to_host() == std::vector<std::int32_t>(100, 5));
+  CHECK(deep.to_host() == host);
+
+  // Overlapping shift within one buffer: a[1:] = a[:-1] must read before it writes.
+  auto b = anycl::array<std::int32_t>::from_host(e.queue, host);
+  b.slice(1, 100).assign(b.slice(0, 99));
+  auto got = b.to_host();
+  CHECK(got[0] == 0);
+  for (int i = 1; i < 100; ++i) CHECK(got[i] == i - 1);
+
+  anycl::array<std::int32_t> c = anycl::array<std::int32_t>::zeros(e.queue, 3);
+  c.swap(deep);
+  CHECK(c.size() == 100);
+  CHECK(deep.size() == 3);
+  REQUIRE_THROWS_WHAT(c.assign(deep), std::invalid_argument, Contains("shape (3) into (100)"));
+  REQUIRE_THROWS_WHAT(c.set(std::vector<std::int32_t>(3)), std::invalid_argument,
+                      Contains("3 host elements for an array of 100"));
+  REQUIRE_THROWS_WHAT(anycl::array<std::int32_t>::from_host(e.queue, host, {3, 3}),
+                      std::invalid_argument, Contains("100 host elements for an array of 9"));
+  anycl::array<float> none;
+  REQUIRE_THROWS_WHAT(none.to_host(), std::invalid_argument, Contains("empty"));
+  REQUIRE_THROWS_WHAT(anycl::array<float>(anycl::command_queue{}, 4), std::invalid_argument,
+                      Contains("queue is empty"));
+  REQUIRE_THROWS_WHAT(anycl::array<float>(c.core()), std::invalid_argument,
+                      Contains("holds int elements"));
+}
+
+TEST_CASE("array: commands on two queues are ordered by the recorded events", "[array]") {
+  anycl::test::env e;
+  anycl::command_queue other(e.ctx, e.dev, {true, false});  // out of order
+  const std::size_t n = 1 << 20;
+  auto a = anycl::array<float>::zeros(other, n);
+  a.fill(2.0f);  // on the out-of-order queue
+  // A view on the first queue reads after the pending fill.
+  anycl::array<float> b = anycl::array<float>::from_host(e.queue, std::vector<float>(n, 1.0f));
+  a.assign(b);
+  a.slice(0, 10).fill(3.0f);
+  auto got = a.to_host();
+  CHECK(got[0] == 3.0f);
+  CHECK(got[9] == 3.0f);
+  CHECK(got[10] == 1.0f);
+  CHECK(got[n - 1] == 1.0f);
+  CHECK(a.last_event());
+}
+
+TEST_CASE("array: launch plans cover every element exactly once", "[array]") {
+  for (bool cpu : {true, false}) {
+    anycl::detail::device_profile p;
+    p.cpu = cpu;
+    p.compute_units = cpu ? 2 : 80;
+    p.max_work_group = 1024;
+    for (std::size_t n : {std::size_t{1}, std::size_t{17}, std::size_t{4097}, std::size_t{1} << 26,
+                          (std::size_t{1} << 26) + 3}) {
+      auto plan = anycl::detail::plan_for(p, n, 4);
+      INFO("cpu " << cpu << " n " << n);
+      CHECK(plan.global % plan.local == 0);
+      if (cpu) {
+        CHECK(plan.global * plan.chunk >= n);
+        CHECK((plan.global - 1) * plan.chunk < n);
+      } else {
+        CHECK(plan.chunk == 1);
+        CHECK(plan.global >= plan.local);
+      }
+    }
+  }
+}
