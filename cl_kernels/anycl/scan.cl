@@ -8,8 +8,8 @@
 // The n elements are cut into streams of `sub` elements (the last one shorter); work-item g owns
 // streams g * ANYCL_SCAN_STREAMS ... and walks them side by side, which keeps that many
 // independent operator chains in flight (a single chain is bound by the operator's latency, not
-// by memory). Three launches: totals of every stream, an exclusive scan of the totals (one
-// work-item), then each stream scanned from its offset.
+// by memory). The host cuts large arrays into blocks that stay in the last-level cache between
+// the two launches per block: totals of every stream, then each stream scanned from its offset.
 #include "loop.h"
 
 #ifndef T
@@ -43,8 +43,6 @@
 inline T anycl_scan_op(T a, T b) { return ANYCL_SCAN_COMBINE(a, b); }
 inline T anycl_scan_identity(void) { return (T)(ANYCL_SCAN_IDENTITY); }
 
-
-
 // totals[s] = the operator over stream s, for the streams of this work-item.
 kernel void anycl_scan_reduce(global const T* in, ulong in_off, ulong n, ulong sub,
                               global T* totals) {
@@ -72,24 +70,19 @@ kernel void anycl_scan_reduce(global const T* in, ulong in_off, ulong n, ulong s
   }
 }
 
-// totals[s] = the operator over totals[0..s-1], after `init` when `has_init`, in place (one
-// work-item).
-kernel void anycl_scan_offsets(global T* totals, ulong streams, T init, int has_init) {
-  T c = has_init ? init : anycl_scan_identity();
-  for (ulong s = 0; s < streams; ++s) {
-    const T t = totals[s];
-    totals[s] = c;
-    c = anycl_scan_op(c, t);
-  }
-}
-
-// Scans every stream of this work-item from its offset; `exclusive` writes the value before
-// each element is combined in. In place (out == in) is fine: each element is read before it is
-// written, by the same work-item.
+// Scans every stream of this work-item from its offset: the carry into this block (`init` or the
+// identity for block 0, else carries[block]) combined with the totals of the streams before it.
+// The work-item holding the last stream stores the carry out of the block in carries[block + 1].
+// `exclusive` writes the value before each element is combined in. In place (out == in) is fine:
+// each element is read before it is written, by the same work-item.
 kernel void anycl_scan_apply(global const T* in, ulong in_off, global T* out, ulong out_off,
-                             ulong n, ulong sub, global const T* offsets, int exclusive) {
+                             ulong n, ulong sub, global const T* totals, global T* carries,
+                             ulong block, T init, int exclusive) {
   const ulong first = (ulong)get_global_id(0) * ANYCL_SCAN_STREAMS;
   const ulong streams = (n + sub - 1) / sub;
+  if (first >= streams) return;
+  T c = block ? carries[block] : exclusive ? init : anycl_scan_identity();
+  for (ulong s = 0; s < first; ++s) c = anycl_scan_op(c, totals[s]);
   ulong start[ANYCL_SCAN_STREAMS], len[ANYCL_SCAN_STREAMS];
   T acc[ANYCL_SCAN_STREAMS];
   ulong common = sub;
@@ -98,8 +91,10 @@ kernel void anycl_scan_apply(global const T* in, ulong in_off, global T* out, ul
     start[j] = min(n, (first + j) * sub);
     len[j] = min(n - start[j], sub);
     common = min(common, len[j]);
-    acc[j] = first + j < streams ? offsets[first + j] : anycl_scan_identity();
+    acc[j] = c;
+    if (first + j < streams) c = anycl_scan_op(c, totals[first + j]);
   }
+  if (first + ANYCL_SCAN_STREAMS >= streams) carries[block + 1] = c;
   global const T* p = in + in_off;
   global T* q = out + out_off;
   if (exclusive) {

@@ -26,6 +26,10 @@ namespace {
 
 // Independent operator chains per work-item (ANYCL_SCAN_STREAMS in scan.cl).
 constexpr std::size_t streams_per_item = 8;
+// At most this many streams per block: each work-item adds up the totals before its own.
+constexpr std::size_t max_streams = 512;
+// Elements per block, in bytes: a few MiB stay in the last-level cache between the two passes.
+constexpr std::size_t block_bytes = std::size_t{4} << 20;
 
 const char* largest(scalar_type t) {
   switch (t) {
@@ -120,35 +124,64 @@ event scan(const array_core& in, const array_core& out, const scan_op& op, const
   const command_queue& q = out.queue();
   const scalar_type t = in.type();
   const std::size_t es = size_of(t);
-  const launch_plan plan = plan_launch(q, n, es);
-  // Streams of `sub` elements (a multiple of 16), streams_per_item of them per work-item.
-  std::size_t sub = (n + plan.global * streams_per_item - 1) / (plan.global * streams_per_item);
-  sub = std::max<std::size_t>(16, (sub + 15) / 16 * 16);
-  const std::size_t streams = (n + sub - 1) / sub;
-  const std::size_t items = (streams + streams_per_item - 1) / streams_per_item;
-  const nd_range range(items);
+  // Blocks of block_bytes: a block's totals pass leaves it in the last-level cache for its scan
+  // pass, so large arrays are read from memory once, not twice.
+  const std::size_t block = std::max<std::size_t>(1, block_bytes / es);
+  const std::size_t blocks = (n + block - 1) / block;
+  // Per block: streams of `sub` elements, streams_per_item of them per work-item. A stream spans
+  // an odd number of 64-byte lines: streams a power of two apart would map to the same cache sets
+  // (and input and output to the same 4 KiB offsets), which made a scan of 2^26 floats 5x slower.
+  struct split {
+    std::size_t sub, streams, items;
+    bool cpu;
+    // One work-item per work-group on a CPU: POCL runs a work-group on one thread.
+    nd_range range() const { return cpu ? nd_range(items, 1) : nd_range(items); }
+  };
+  auto split_for = [&](std::size_t len) {
+    const launch_plan plan = plan_launch(q, len, es);
+    const std::size_t per_line = std::max<std::size_t>(1, 64 / es);
+    const std::size_t parts = std::min<std::size_t>(plan.global * streams_per_item, max_streams);
+    std::size_t lines = (len + parts * per_line - 1) / (parts * per_line);
+    split sp{};
+    sp.cpu = plan.cpu;
+    sp.sub = (lines | 1) * per_line;
+    sp.streams = (len + sp.sub - 1) / sp.sub;
+    sp.items = (sp.streams + streams_per_item - 1) / streams_per_item;
+    return sp;
+  };
 
-  array_core totals(q, t, anycl::shape(streams));
-  const cl_ulong in_off = in.layout().offset, out_off = out.layout().offset, count = n, sub_l = sub,
-                 streams_l = streams;
-
+  const split largest_split = split_for(std::min(n, block));
+  array_core totals(q, t, anycl::shape(largest_split.streams));
+  array_core carries(q, t, anycl::shape(blocks + 1));
   kernel reduce = scan_kernel(q, t, op, "anycl_scan_reduce");
-  event e = launch(reduce, q, range, dependencies({&in}), in.buffer(), in_off, count, sub_l,
-                   totals.buffer());
-
-  kernel offsets = scan_kernel(q, t, op, "anycl_scan_offsets");
-  const std::array<unsigned char, 8> zero{};
-  const cl_int has_init = init != nullptr;
-  std::array<kernel_arg, 4> oargs{
-      arg_traits<anycl::buffer>::make(totals.buffer()), arg_traits<cl_ulong>::make(streams_l),
-      raw_arg(init ? init : zero.data(), es), arg_traits<cl_int>::make(has_init)};
-  e = enqueue_kernel(offsets, q, nd_range(1), oargs.data(), oargs.size(), wait_list(e));
-
   kernel apply = scan_kernel(q, t, op, "anycl_scan_apply");
-  std::vector<event> deps = dependencies({&out});
-  deps.push_back(e);
-  e = launch(apply, q, range, deps, in.buffer(), in_off, out.buffer(), out_off, count, sub_l,
-             totals.buffer(), has_init);
+  const std::array<unsigned char, 8> zero{};
+  const cl_int exclusive = init != nullptr;
+  const void* init_value = init ? init : zero.data();
+
+  event e;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t begin = b * block, len = std::min(block, n - begin);
+    const split sp = split_for(len);
+    const cl_ulong in_off = in.layout().offset + begin, out_off = out.layout().offset + begin,
+                   count = len, sub = sp.sub, block_index = b;
+    std::vector<event> deps = b ? std::vector<event>{e} : dependencies({&in});
+    e = launch(reduce, q, sp.range(), deps, in.buffer(), in_off, count, sub, totals.buffer());
+    deps = b ? std::vector<event>{e} : dependencies({&out});
+    deps.push_back(e);
+    std::array<kernel_arg, 11> args{arg_traits<anycl::buffer>::make(in.buffer()),
+                                    arg_traits<cl_ulong>::make(in_off),
+                                    arg_traits<anycl::buffer>::make(out.buffer()),
+                                    arg_traits<cl_ulong>::make(out_off),
+                                    arg_traits<cl_ulong>::make(count),
+                                    arg_traits<cl_ulong>::make(sub),
+                                    arg_traits<anycl::buffer>::make(totals.buffer()),
+                                    arg_traits<anycl::buffer>::make(carries.buffer()),
+                                    arg_traits<cl_ulong>::make(block_index),
+                                    raw_arg(init_value, es),
+                                    arg_traits<cl_int>::make(exclusive)};
+    e = enqueue_kernel(apply, q, sp.range(), args.data(), args.size(), deps);
+  }
   in.record(e);
   out.record(e);
   return e;
