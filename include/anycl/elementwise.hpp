@@ -71,15 +71,15 @@ struct expression_arg {
 /// in the same order after the kernel's own. Names in the text start with the prefix given to
 /// describe() ("e" by default), so they do not clash with the kernel's own.
 struct expression_code {
-  std::string params;  ///< "global const float* e0, ulong e0_off, float e1"
-  std::string value;   ///< "((float)(e0[e0_off + k] * e1))"
-  std::string type;    ///< the OpenCL C name of the value's type, "float"
+  std::string params;                      ///< "global const float* e0, ulong e0_off, float e1"
+  std::string value;                       ///< "((float)(e0[e0_off + k] * e1))"
+  std::string type;                        ///< the OpenCL C name of the value's type, "float"
   scalar_type element = scalar_type::f32;  ///< the same as a scalar_type
   anycl::shape extents;                    ///< the shape of every array operand
   /// Whether some operand is strided; params then ends with "ulong4 <prefix>_ext".
   bool uses_extents = false;
-  std::vector<array_core> arrays;     ///< the array operands in order (wait lists, aliasing)
-  std::vector<expression_arg> args;   ///< one per parameter of `params`
+  std::vector<array_core> arrays;    ///< the array operands in order (wait lists, aliasing)
+  std::vector<expression_arg> args;  ///< one per parameter of `params`
   std::size_t size() const noexcept { return extents.size(); }
   /// The queue of the first array operand (where eval() computes).
   const command_queue& queue() const { return arrays.front().queue(); }
@@ -140,8 +140,8 @@ template <class X>
 inline constexpr bool is_operand_v = is_typed_v<X> || is_scalar_v<X>;
 /// Operands of a binary operator or function: at least one array or expression.
 template <class A, class B>
-inline constexpr bool is_binary_v =
-    is_operand_v<A> && is_operand_v<B> && (is_typed_v<A> || is_typed_v<B>);
+inline constexpr bool is_binary_v = is_operand_v<A>&& is_operand_v<B> &&
+                                    (is_typed_v<A> || is_typed_v<B>);
 
 /// The array element type with the same kind and size as arithmetic type S.
 template <class S>
@@ -156,8 +156,7 @@ using element_of_t = std::conditional_t<
         std::conditional_t<
             sizeof(S) == 1, std::uint8_t,
             std::conditional_t<sizeof(S) == 2, std::uint16_t,
-                               std::conditional_t<sizeof(S) == 4, std::uint32_t,
-                                                  std::uint64_t>>>>>;
+                               std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>>>;
 
 /// The element type shared by the typed operands among value types Vs (void stands for a scalar).
 template <class A, class B>
@@ -188,15 +187,16 @@ const char* cl_name() noexcept {
 /// fit.
 template <class T, class S>
 T convert_scalar(S v) {
-  static_assert(!(std::is_floating_point_v<S> && std::is_integral_v<T>),
-                "AnyCL: a floating-point scalar next to an integer expression would be "
-                "truncated; use an integer scalar or convert the array with anycl::cast<float>(...)");
+  static_assert(
+      !(std::is_floating_point_v<S> && std::is_integral_v<T>),
+      "AnyCL: a floating-point scalar next to an integer expression would be "
+      "truncated; use an integer scalar or convert the array with anycl::cast<float>(...)");
   if constexpr (std::is_integral_v<S> && std::is_integral_v<T>) {
     bool fits;
     if constexpr (std::is_signed_v<S>) {
       if (v < 0) {
-        fits = std::is_signed_v<T> && static_cast<long long>(v) >=
-                                          static_cast<long long>(std::numeric_limits<T>::min());
+        fits = std::is_signed_v<T> &&
+               static_cast<long long>(v) >= static_cast<long long>(std::numeric_limits<T>::min());
       } else {
         fits = static_cast<unsigned long long>(v) <=
                static_cast<unsigned long long>(std::numeric_limits<T>::max());
@@ -367,12 +367,12 @@ struct truth_op {
   using result = std::int32_t;
 };
 
-#define ANYCL_DETAIL_INFIX(name, sym, base, result_name)                                 \
-  struct name : base {                                                                   \
-    template <class T>                                                                   \
-    static std::string format(const std::string& l, const std::string& r) {              \
-      return std::string("((") + result_name + ")(" + l + " " sym " " + r + "))";         \
-    }                                                                                    \
+#define ANYCL_DETAIL_INFIX(name, sym, base, result_name)                          \
+  struct name : base {                                                            \
+    template <class T>                                                            \
+    static std::string format(const std::string& l, const std::string& r) {       \
+      return std::string("((") + result_name + ")(" + l + " " sym " " + r + "))"; \
+    }                                                                             \
   };
 ANYCL_DETAIL_INFIX(op_add, "+", same_type_op, cl_name<T>())
 ANYCL_DETAIL_INFIX(op_sub, "-", same_type_op, cl_name<T>())
@@ -440,13 +440,13 @@ struct op_abs : same_type_op {
   }
 };
 
-#define ANYCL_DETAIL_MATH(fn)                                     \
-  struct op_##fn : same_type_op {                                 \
-    static constexpr bool floating_only = true;                   \
-    template <class T>                                            \
-    static std::string format(const std::string& a) {             \
-      return #fn "(" + a + ")";                                   \
-    }                                                             \
+#define ANYCL_DETAIL_MATH(fn)                         \
+  struct op_##fn : same_type_op {                     \
+    static constexpr bool floating_only = true;       \
+    template <class T>                                \
+    static std::string format(const std::string& a) { \
+      return #fn "(" + a + ")";                       \
+    }                                                 \
   };
 ANYCL_DETAIL_MATH(sin)
 ANYCL_DETAIL_MATH(cos)
@@ -506,10 +506,10 @@ void assign_expression(array<T>& dst, const E& e) {
 
 // --- operators and functions (each takes at least one array or expression) ---
 
-#define ANYCL_BINARY_OPERATOR(sym, op)                                                        \
-  template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>          \
-  auto operator sym(A&& a, B&& b) {                                                         \
-    return detail::make_binary<detail::op>(std::forward<A>(a), std::forward<B>(b));         \
+#define ANYCL_BINARY_OPERATOR(sym, op)                                              \
+  template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>  \
+  auto operator sym(A&& a, B&& b) {                                                 \
+    return detail::make_binary<detail::op>(std::forward<A>(a), std::forward<B>(b)); \
   }
 /// Element-wise arithmetic: one element type throughout; % on float/double is fmod.
 ANYCL_BINARY_OPERATOR(+, op_add)
@@ -539,10 +539,10 @@ auto operator!(A&& a) {
   return detail::make_unary<detail::op_not>(std::forward<A>(a));
 }
 
-#define ANYCL_UNARY_FUNCTION(fn)                                    \
+#define ANYCL_UNARY_FUNCTION(fn)                                      \
   template <class A, class = std::enable_if_t<detail::is_typed_v<A>>> \
-  auto fn(A&& a) {                                                  \
-    return detail::make_unary<detail::op_##fn>(std::forward<A>(a)); \
+  auto fn(A&& a) {                                                    \
+    return detail::make_unary<detail::op_##fn>(std::forward<A>(a));   \
   }
 /// Element-wise math functions of OpenCL C (float or double operands; abs takes any type).
 ANYCL_UNARY_FUNCTION(sin)
@@ -580,10 +580,9 @@ auto max(A&& a, B&& b) {
 }
 /// Element-wise a * b + c with one rounding (float or double).
 template <class A, class B, class C,
-          class = std::enable_if_t<detail::is_operand_v<A> && detail::is_operand_v<B> &&
-                                   detail::is_operand_v<C> &&
-                                   (detail::is_typed_v<A> || detail::is_typed_v<B> ||
-                                    detail::is_typed_v<C>)>>
+          class = std::enable_if_t<
+              detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C> &&
+              (detail::is_typed_v<A> || detail::is_typed_v<B> || detail::is_typed_v<C>)>>
 auto fma(A&& a, B&& b, C&& c) {
   return detail::fma_node<detail::wrapped_t<A&&>, detail::wrapped_t<B&&>, detail::wrapped_t<C&&>>(
       detail::wrap(std::forward<A>(a)), detail::wrap(std::forward<B>(b)),
@@ -597,10 +596,9 @@ auto where(C&& c, A&& a, B&& b) {
                 "AnyCL: the condition of where(c, a, b) must be an array or expression");
   static_assert(detail::is_operand_v<A> && detail::is_operand_v<B>,
                 "AnyCL: where(c, a, b) takes arrays, expressions or arithmetic scalars");
-  return detail::where_node<detail::wrapped_t<C&&>, detail::wrapped_t<A&&>,
-                            detail::wrapped_t<B&&>>(detail::wrap(std::forward<C>(c)),
-                                                    detail::wrap(std::forward<A>(a)),
-                                                    detail::wrap(std::forward<B>(b)));
+  return detail::where_node<detail::wrapped_t<C&&>, detail::wrapped_t<A&&>, detail::wrapped_t<B&&>>(
+      detail::wrap(std::forward<C>(c)), detail::wrap(std::forward<A>(a)),
+      detail::wrap(std::forward<B>(b)));
 }
 /// Element-wise conversion to element type U, as OpenCL C's (U) cast (float to integer truncates
 /// toward zero; out-of-range values are undefined, as in C).

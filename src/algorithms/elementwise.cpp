@@ -136,8 +136,7 @@ std::string expression_builder::add_scalar(scalar_type t, const void* value) {
 }
 
 expression_code expression_builder::finish(std::string value, scalar_type t) {
-  if (code_.arrays.empty())
-    throw std::invalid_argument("anycl expression: no array operand");
+  if (code_.arrays.empty()) throw std::invalid_argument("anycl expression: no array operand");
   if (code_.uses_extents) {
     code_.params += ", ulong4 " + prefix_ + "_ext";
     const cl_ulong4 ext = padded_extents(array_layout::dense(code_.extents));
@@ -155,8 +154,7 @@ expression_code expression_builder::finish(std::string value, scalar_type t) {
 // --- evaluation ---
 
 void evaluate(const array_core& dst, const expression_code& code) {
-  if (!dst.valid())
-    throw std::invalid_argument("anycl expression: the destination array is empty");
+  if (!dst.valid()) throw std::invalid_argument("anycl expression: the destination array is empty");
   if (dst.type() != code.element)
     throw std::invalid_argument(std::string("anycl expression: a ") + code.type +
                                 " expression into an array of " + cl_type_name(dst.type()));
@@ -173,8 +171,8 @@ void evaluate(const array_core& dst, const expression_code& code) {
   for (const array_core& a : code.arrays) {
     if (a.buffer().get() != dst.buffer().get()) continue;
     shares_buffer = true;
-    const bool same_layout = a.layout().offset == dst.layout().offset &&
-                             a.layout().strides == dst.layout().strides;
+    const bool same_layout =
+        a.layout().offset == dst.layout().offset && a.layout().strides == dst.layout().strides;
     if (!same_layout && dst.may_overlap(a)) {
       // Another layout of the same elements: work-items would read elements others have written.
       array_core tmp(dst.queue(), dst.type(), dst.layout().extents);
@@ -247,8 +245,9 @@ namespace {
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 std::string trim(const std::string& s) {
@@ -263,9 +262,9 @@ const char* const accepted_types =
 
 bool scalar_named(const std::string& w, scalar_type& t) {
   static const std::pair<const char*, scalar_type> names[] = {
-      {"char", scalar_type::i8},    {"uchar", scalar_type::u8},   {"short", scalar_type::i16},
-      {"ushort", scalar_type::u16}, {"int", scalar_type::i32},    {"uint", scalar_type::u32},
-      {"long", scalar_type::i64},   {"ulong", scalar_type::u64},  {"float", scalar_type::f32},
+      {"char", scalar_type::i8},    {"uchar", scalar_type::u8},  {"short", scalar_type::i16},
+      {"ushort", scalar_type::u16}, {"int", scalar_type::i32},   {"uint", scalar_type::u32},
+      {"long", scalar_type::i64},   {"ulong", scalar_type::u64}, {"float", scalar_type::f32},
       {"double", scalar_type::f64}};
   for (const auto& [n, st] : names)
     if (w == n) {
@@ -336,8 +335,9 @@ elementwise_kernel::parameter parse_parameter(const std::string& kernel_name,
     } else if (w == "local" || w == "__local" || w == "constant" || w == "__constant" ||
                w == "private" || w == "__private") {
       bad_param(kernel_name, text,
-                "'" + w + "' memory is not supported: pointers are 'global T*', each taking an "
-                "array<T>");
+                "'" + w +
+                    "' memory is not supported: pointers are 'global T*', each taking an "
+                    "array<T>");
     } else if (w == "unsigned") {
       is_unsigned = true;
     } else if (w == "signed") {
@@ -396,13 +396,13 @@ std::vector<elementwise_kernel::parameter> parse_parameters(const std::string& k
     elementwise_kernel::parameter p = parse_parameter(kernel_name, item);
     for (const auto& q : out)
       if (q.name == p.name) bad_param(kernel_name, item, "the name '" + p.name + "' is taken");
-    const bool reserved = p.name == "i" || p.name == "i_end" || p.name == "k" ||
-                          p.name.rfind("anycl_", 0) == 0 ||
-                          (p.name.size() >= 5 && p.name.compare(p.name.size() - 5, 5, "__off") == 0);
+    const bool reserved =
+        p.name == "i" || p.name == "i_end" || p.name == "k" || p.name.rfind("anycl_", 0) == 0 ||
+        (p.name.size() >= 5 && p.name.compare(p.name.size() - 5, 5, "__off") == 0);
     if (reserved)
-      bad_param(kernel_name, item,
-                "the name '" + p.name +
-                    "' is reserved (i, i_end, k, anycl_..., ...__off are AnyCL's)");
+      bad_param(
+          kernel_name, item,
+          "the name '" + p.name + "' is reserved (i, i_end, k, anycl_..., ...__off are AnyCL's)");
     out.push_back(std::move(p));
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -507,8 +507,8 @@ elementwise_kernel::elementwise_kernel(const anycl::context& ctx, const std::str
   const std::vector<device> devs = ctx.devices();
   const command_queue q(ctx, devs.front());
   const build_options options = detail::library_options(q);
-  s->built = detail::generated_kernel(q, s->source, "elementwise_kernel '" + name + "'", name,
-                                      options);
+  s->built =
+      detail::generated_kernel(q, s->source, "elementwise_kernel '" + name + "'", name, options);
   s->built_options = options.str();
   s_ = std::move(s);
 }
@@ -554,8 +554,8 @@ event elementwise_kernel::launch(const command_queue& queue, const std::size_t* 
     const std::string arg = "argument " + std::to_string(i) + " ('" + p.declaration + "')";
     if (p.pointer) {
       if (a.k != call_arg::kind::array)
-        throw std::invalid_argument(who + ": " + arg + " takes an array<" +
-                                    cl_type_name(p.type) + ">, not a scalar");
+        throw std::invalid_argument(who + ": " + arg + " takes an array<" + cl_type_name(p.type) +
+                                    ">, not a scalar");
       const detail::array_core& c = *a.array;
       if (!c.valid())
         throw std::invalid_argument(who + ": " + arg + " is an empty (default-constructed) array");
@@ -583,11 +583,11 @@ event elementwise_kernel::launch(const command_queue& queue, const std::size_t* 
       if (a.k == call_arg::kind::array)
         throw std::invalid_argument(who + ": " + arg + " takes a scalar, given an array");
       if (!detail::convert_scalar_arg(a, p.type, values[2 * i].data()))
-        throw std::invalid_argument(
-            who + ": " + arg + ": " +
-            (a.k == call_arg::kind::floating ? "a floating-point value for an integer parameter"
-                                             : "the value " + detail::scalar_text(a) +
-                                                   " does not fit in " + cl_type_name(p.type)));
+        throw std::invalid_argument(who + ": " + arg + ": " +
+                                    (a.k == call_arg::kind::floating
+                                         ? "a floating-point value for an integer parameter"
+                                         : "the value " + detail::scalar_text(a) +
+                                               " does not fit in " + cl_type_name(p.type)));
       kargs.push_back(detail::raw_arg(values[2 * i].data(), size_of(p.type)));
     }
   }

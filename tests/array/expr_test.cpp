@@ -26,7 +26,8 @@ constexpr double math_tol = std::is_same_v<T, float> ? 1e-5 : 1e-12;
 
 // `n` values in [lo, hi], never in (-0.25, 0.25) when `nonzero`.
 template <class T>
-std::vector<T> random_values(std::size_t n, double lo, double hi, unsigned s, bool nonzero = false) {
+std::vector<T> random_values(std::size_t n, double lo, double hi, unsigned s,
+                             bool nonzero = false) {
   std::mt19937_64 g(s);
   std::vector<T> v(n);
   for (auto& x : v) {
@@ -146,20 +147,21 @@ TEMPLATE_TEST_CASE("expr: arithmetic operators for every element type and size",
     check_close(eval(a - b).to_host(), host_zip<T>(ha, hb, [](T x, T y) { return x - y; }), tol);
     check_close(eval(a * b).to_host(), host_zip<T>(ha, hb, [](T x, T y) { return x * y; }), tol);
     check_close(eval(a / b).to_host(), host_zip<T>(ha, hb, [](T x, T y) { return x / y; }), tol);
-    check_close(eval(a % b).to_host(), host_zip<T>(ha, hb, [](T x, T y) {
-                  if constexpr (std::is_floating_point_v<T>)
-                    return std::fmod(x, y);
-                  else
-                    return x % y;
-                }),
+    check_close(eval(a % b).to_host(),
+                host_zip<T>(ha, hb,
+                            [](T x, T y) {
+                              if constexpr (std::is_floating_point_v<T>)
+                                return std::fmod(x, y);
+                              else
+                                return x % y;
+                            }),
                 tol);
     check_close(eval(-a).to_host(), host_map(ha, [](T x) { return -x; }), tol);
     // Scalars on either side take the element type.
-    check_close(eval(a + 3).to_host(), host_map(ha, [](T x) { return x + T(3); }), tol);
-    check_close(eval(T(2) * a - b).to_host(),
-                host_zip<T>(ha, hb, [](T x, T y) { return static_cast<T>(T(2) * x) - y; }), tol);
-    check_close(eval(7 - a).to_host(), host_map(ha, [](T x) { return T(7) - x; }), tol);
-    check_close(eval(a / 2).to_host(), host_map(ha, [](T x) { return x / T(2); }), tol);
+    check_close(eval(T(2) * a + 3).to_host(),
+                host_map(ha, [](T x) { return static_cast<T>(T(2) * x) + T(3); }), tol);
+    check_close(eval(7 - a / 2).to_host(),
+                host_map(ha, [](T x) { return T(7) - static_cast<T>(x / T(2)); }), tol);
   }
 }
 
@@ -176,19 +178,31 @@ TEMPLATE_TEST_CASE("expr: comparisons, && || ! give int32_t 0 or 1", "[expr]", s
   for (std::size_t i = 0; i < n; i += 3) hb[i] = ha[i];  // equal elements too
   auto a = anycl::array<T>::from_host(e.queue, ha);
   auto b = anycl::array<T>::from_host(e.queue, hb);
-  anycl::array<std::int32_t> lt = a < b, le = a <= b, gt = a > b, ge = a >= b, eq = a == b,
-                             ne = a != b;
-  anycl::array<std::int32_t> land = (a < 5) && (b > 2), lor = (a < 2) || (4 < b), lnot = !a;
-  using I = std::int32_t;
-  check_close(lt.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x < y; }));
-  check_close(le.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x <= y; }));
-  check_close(gt.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x > y; }));
-  check_close(ge.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x >= y; }));
-  check_close(eq.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x == y; }));
-  check_close(ne.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x != y; }));
-  check_close(land.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x < 5 && y > 2; }));
-  check_close(lor.to_host(), host_zip<I>(ha, hb, [](T x, T y) { return x < 2 || 4 < y; }));
-  check_close(lnot.to_host(), host_zip<I>(ha, hb, [](T x, T) { return x == 0; }));
+  // One kernel for all nine (each kernel build takes a while on POCL): bit j holds operator j.
+  anycl::array<std::int32_t> bits = (a < b) + 2 * (a <= b) + 4 * (a > b) + 8 * (a >= b) +
+                                    16 * (a == b) + 32 * (a != b) + 64 * ((a < 5) && (b > 2)) +
+                                    128 * ((a < 2) || (4 < b)) + 256 * !a;
+  const auto got = bits.to_host();
+  const char* names[] = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"};
+  for (int j = 0; j < 9; ++j) {
+    INFO("operator " << names[j]);
+    std::vector<std::int32_t> g(n), w(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const T x = ha[i], y = hb[i];
+      const bool r[] = {x<y, x <= y, x> y, x >= y,         x == y, x != y,
+                        x < 5 && y > 2,    x < 2 || 4 < y, x == 0};
+      g[i] = (got[i] >> j) & 1;
+      w[i] = r[j];
+    }
+    check_close(g, w);
+  }
+  // Results are 0 or 1: no other bits set.
+  std::int32_t other = 0;
+  for (std::int32_t v : got) other |= v & ~0x1ff;
+  CHECK(other == 0);
+  // A comparison on its own is an array<int32_t>.
+  anycl::array<std::int32_t> lt = a < b;
+  check_close(lt.to_host(), host_zip<std::int32_t>(ha, hb, [](T x, T y) { return x < y; }));
 }
 
 TEMPLATE_TEST_CASE("expr: math functions against <cmath>", "[expr]", float, double) {
@@ -237,9 +251,9 @@ TEMPLATE_TEST_CASE("expr: math functions against <cmath>", "[expr]", float, doub
   }
 }
 
-TEMPLATE_TEST_CASE("expr: abs, min, max on integers are exact", "[expr]", std::int8_t,
-                   std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                   std::uint32_t, std::uint64_t) {
+TEMPLATE_TEST_CASE("expr: abs, min, max on integers are exact", "[expr]", std::int8_t, std::int16_t,
+                   std::int32_t, std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t,
+                   std::uint64_t) {
   using T = TestType;
   anycl::test::env e;
   INFO("seed " << seed);
@@ -272,9 +286,8 @@ TEST_CASE("expr: where, cast and a fused expression", "[expr]") {
   check_close(w.to_host(), host_map(hx, [](float v) { return v > 0.5f ? v : 0.0f; }));
   // Both branches scalars: their common type (int here).
   anycl::array<std::int32_t> sign = anycl::where(x < 0, -1, 1);
-  check_close(sign.to_host(), host_zip<std::int32_t>(hx, hx, [](float v, float) {
-                return v < 0 ? -1 : 1;
-              }));
+  check_close(sign.to_host(),
+              host_zip<std::int32_t>(hx, hx, [](float v, float) { return v < 0 ? -1 : 1; }));
   // An integer condition, array branches.
   anycl::array<std::int32_t> pick = anycl::where(i % 2, i, -i);
   check_close(pick.to_host(), host_map(hi, [](std::int32_t v) { return v % 2 ? v : -v; }));
@@ -287,10 +300,11 @@ TEST_CASE("expr: where, cast and a fused expression", "[expr]") {
   anycl::array<float> masked = anycl::cast<float>(x > 0.5f) * x;
   check_close(masked.to_host(), host_map(hx, [](float v) { return v > 0.5f ? v : 0.0f; }));
   anycl::array<float> fi = anycl::cast<float>(i) / 4;
-  check_close(fi.to_host(), host_zip<float>(hi, hi, [](std::int32_t v, std::int32_t) {
-                return static_cast<float>(v) / 4.0f;
-              }),
-              arith_tol<float>);
+  check_close(
+      fi.to_host(),
+      host_zip<float>(hi, hi,
+                      [](std::int32_t v, std::int32_t) { return static_cast<float>(v) / 4.0f; }),
+      arith_tol<float>);
   anycl::array<std::uint8_t> u8 = anycl::cast<std::uint8_t>(anycl::abs(i) % 256);
   check_close(u8.to_host(), host_zip<std::uint8_t>(hi, hi, [](std::int32_t v, std::int32_t) {
                 return static_cast<std::uint8_t>(std::abs(v) % 256);
@@ -352,7 +366,7 @@ TEST_CASE("expr: strided operands and destinations", "[expr]") {
     for (std::size_t j = 0; j < c; ++j) hbig[2 * i * c + j] = hm[i * c + j] - 1.0f;
   check_close(big.to_host(), hbig, arith_tol<float>);
 
-  auto cols = m.slice(1, 1, c, 3);  // columns 1, 4, 7, ...: (37, 18), strided
+  auto cols = m.slice(1, 1, c, 3);                // columns 1, 4, 7, ...: (37, 18), strided
   auto rows = nt.slice(0, 0, 18, 1).transpose();  // (37, 18), strided
   auto out = anycl::array<float>::zeros(e.queue, {r, c});
   auto out_cols = out.slice(1, 2, c, 3);  // columns 2, 5, ...: (37, 17)
@@ -478,7 +492,8 @@ TEST_CASE("expr: shape, context and scalar errors", "[expr]") {
 
   anycl::test::env other;  // another context
   auto o = anycl::array<float>::zeros(other.queue, {3, 4});
-  REQUIRE_THROWS_WHAT(anycl::eval(a + o), std::invalid_argument, Contains("different OpenCL contexts"));
+  REQUIRE_THROWS_WHAT(anycl::eval(a + o), std::invalid_argument,
+                      Contains("different OpenCL contexts"));
   REQUIRE_THROWS_WHAT(o = a * 2, std::invalid_argument, Contains("different OpenCL contexts"));
   // Nothing was written by the failed assignments.
   CHECK(v.to_host() == std::vector<float>(12, 0.0f));
@@ -518,8 +533,7 @@ TEST_CASE("expr: describe() gives the OpenCL text and arguments", "[expr]") {
   CHECK_FALSE(code.uses_extents);
   auto strided = anycl::detail::describe(anycl::sqrt(t.transpose()));
   CHECK(strided.uses_extents);
-  CHECK(strided.params ==
-        "global const float* e0, ulong e0_off, ulong4 e0_st, ulong4 e_ext");
+  CHECK(strided.params == "global const float* e0, ulong e0_off, ulong4 e0_st, ulong4 e_ext");
   CHECK(strided.value == "sqrt(e0[anycl_strided_index(k, e_ext, e0_st, e0_off)])");
   CHECK(strided.extents == anycl::shape{5, 2});
 }
