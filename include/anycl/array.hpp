@@ -97,7 +97,7 @@ namespace detail {
 
 /// Where an array's elements are in its buffer: element (i0, i1, ...) is at
 /// offset + i0 * strides[0] + i1 * strides[1] + ..., in elements.
-struct array_layout {
+struct ANYCL_EXPORT array_layout {
   anycl::shape extents;
   std::array<std::size_t, shape::max_dims> strides{0, 0, 0, 0};
   std::size_t offset = 0;

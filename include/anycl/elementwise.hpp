@@ -55,7 +55,7 @@ namespace detail {
 // --- type-erased expression code (what a kernel needs to compute an expression) ---
 
 /// One kernel argument of an expression: a buffer, or a by-value scalar of up to 32 bytes.
-struct expression_arg {
+struct ANYCL_EXPORT expression_arg {
   anycl::buffer mem;  ///< the buffer, when `is_buffer`
   std::array<unsigned char, 32> bytes{};
   std::size_t size = 0;  ///< bytes used of `bytes` (by-value arguments)
