@@ -199,9 +199,10 @@ void evaluate(const array_core& dst, const expression_code& code) {
   src += "] = ";
   src += code.value;
   src += "; }\n}\n";
-  kernel k = counted_kernel(q, src, "anycl-expression", "anycl_expr", library_options(q));
+  const device_profile prof = profile(q);
+  kernel k = counted_kernel(q, src, "anycl-expression", "anycl_expr", prof.options);
 
-  const launch_plan plan = plan_launch(q, n, size_of(code.element));
+  const launch_plan plan = plan_for(prof, n, size_of(code.element));
   const cl_ulong r_off = dst.layout().offset, count = n, chunk = plan.chunk;
   const cl_ulong4 r_st = padded_strides(dst.layout());
   const cl_ulong4 ext = padded_extents(array_layout::dense(code.extents));
