@@ -9,6 +9,7 @@
 #include "anycl/context.hpp"
 #include "anycl/device.hpp"
 #include "anycl/device_selector.hpp"
+#include "anycl/elementwise.hpp"
 #include "anycl/error.hpp"
 #include "anycl/event.hpp"
 #include "anycl/kernel.hpp"
