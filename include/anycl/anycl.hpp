@@ -15,5 +15,7 @@
 #include "anycl/kernel_loader.hpp"
 #include "anycl/nd_range.hpp"
 #include "anycl/platform.hpp"
+#include "anycl/random.hpp"
 #include "anycl/program.hpp"
+#include "anycl/scan.hpp"
 #include "anycl/version.hpp"

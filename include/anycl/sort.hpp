@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// Radix sorts of device arrays: keys in place, keys with values, and argsort.
+#pragma once
+
+#include <cstdint>
+
+#include "anycl/array.hpp"
+#include "anycl/event.hpp"
+#include "anycl/export.hpp"
+
+namespace anycl {
+
+/// The order sort, sort_by_key and argsort produce; descending is the exact reverse of ascending
+/// except that equal keys keep their input order in both.
+enum class sort_order { ascending, descending };
+
+namespace detail {
+/// The untyped sorts behind the templates below (`values` may be null). Throw
+/// std::invalid_argument for default-constructed arrays or different sizes, std::out_of_range
+/// for 2^32 elements or more.
+ANYCL_EXPORT event sort(const array_core& keys, const array_core* values, sort_order order,
+                        const char* what);
+ANYCL_EXPORT array_core argsort(const array_core& keys, sort_order order);
+}  // namespace detail
+
+/// Sorts the elements of `keys` in place (a stable LSD radix sort, 8-bit digits, in
+/// anycl/sort.cl), in row-major order for N-D arrays; a strided view is sorted through a dense
+/// temporary. Integer keys compare as numbers. Floating keys compare by their bits made
+/// monotonic: -inf < ... < -0.0 < +0.0 < ... < +inf, with NaNs whose sign bit is set first (before
+/// -inf) and the other NaNs last (after +inf), in ascending order. Passes whose 8-bit digit is the
+/// same for every key are skipped (found from one counting pass and one small read back), so keys
+/// of a small range cost little. Returns the event of the last command, recorded on the array
+/// (empty when nothing had to move). Throws std::invalid_argument for a default-constructed array,
+/// std::out_of_range for 2^32 elements or more.
+template <class K>
+event sort(const array<K>& keys, sort_order order = sort_order::ascending) {
+  return detail::sort(keys.core(), nullptr, order, "sort");
+}
+
+/// Sorts `keys` and applies the same permutation to `values` (any element type, the same number
+/// of elements); stable: values of equal keys keep their order. Throws std::invalid_argument when
+/// the sizes differ, otherwise as sort.
+template <class K, class V>
+event sort_by_key(const array<K>& keys, const array<V>& values,
+                  sort_order order = sort_order::ascending) {
+  return detail::sort(keys.core(), &values.core(), order, "sort_by_key");
+}
+
+/// The positions that sort `keys` (stable: equal keys in increasing position), leaving `keys`
+/// unchanged: keys[result[0]] <= keys[result[1]] <= ... in the order of sort(). A 1-D array on
+/// the keys' queue. Throws as sort.
+template <class K>
+array<std::uint32_t> argsort(const array<K>& keys, sort_order order = sort_order::ascending) {
+  return array<std::uint32_t>(detail::argsort(keys.core(), order));
+}
+
+}  // namespace anycl
