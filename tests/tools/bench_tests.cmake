@@ -33,7 +33,7 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
                   array_scan array_scan_vs_raw array_scan_vs_copy
-                  array_random array_random_vs_raw array_random_vs_copy
+                  array_random array_random_vs_raw array_random_vs_copy array_sort
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
                   "first result, anycl cache warm vs pocl cache warm")
@@ -75,6 +75,14 @@ anycl_tool_test(tool-bench-array-scan 0
 anycl_tool_test(tool-bench-array-random 0
   "^array_random: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_random_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_random_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
   CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
+# Keys per second; the only reference is the host's parallel sort.
+anycl_tool_test(tool-bench-array-sort 0
+  "^array_sort: anycl ${num} Mkeys/s, host ${num} Mkeys/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_sort$ --repetitions 1)
+anycl_tool_test(tool-bench-array-sort-forced-failure 1
+  "array_sort: FAILED: anycl: wrong key at element 524288 of 1048576: [0-9]+, expected [0-9]+ \\(forced by ANYCL_BENCH_FAIL\\)"
+  CMD ${bench} --quick --filter ^array_sort$
+  ENV ANYCL_BENCH_FAIL=array_sort)
 # AnyCL's scan result is altered: FAILED on every line of array_scan, exit 1; array_random, also
 # selected, passes and is timed.
 anycl_bench_output_test(tool-bench-array-forced-failure 1
@@ -93,7 +101,7 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
   CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
 anycl_tool_test(tool-bench-array-list 0
-  "array_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: "
+  "array_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---

@@ -22,6 +22,7 @@
 #include "anycl/array.hpp"
 #include "anycl/random.hpp"
 #include "anycl/scan.hpp"
+#include "anycl/sort.hpp"
 #include "host_reference.hpp"
 #include "raw_reference.hpp"
 #include "registry.hpp"
@@ -429,12 +430,77 @@ void add_random(std::vector<benchmark>& out, const settings& set,
   out.push_back(std::move(b));
 }
 
+// --- sort of uint32 keys ---
+
+struct sort_data {
+  std::vector<std::uint32_t> original, sorted, work, back;
+  anycl::array<std::uint32_t> ORIGINAL, KEYS;
+};
+
+void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state>) {
+  const std::size_t n = set.sort_keys;
+  benchmark b = make_benchmark("array_sort", "array_sort", unit_kind::megakeys_per_second,
+                               static_cast<double>(n));
+  b.what = "anycl::sort(keys) of " + count_label(n) +
+           " random uint32 keys, ascending, in place; Mkeys/s (the keys are restored, untimed, "
+           "before each iteration); no raw OpenCL reference (a device sort is a program of its "
+           "own, not a kernel)";
+  b.check = "the keys against std::sort of the same keys on the host, exactly";
+  b.references = {host_reference("__gnu_parallel::sort (<parallel/algorithm>)")};
+  b.prepare = [n](const session& s) {
+    require_alloc(s, n * 4, "array_sort");
+    auto f = std::make_shared<sort_data>();
+    f->original = random_uints(n, 4);
+    f->sorted = f->original;
+    std::sort(f->sorted.begin(), f->sorted.end());
+    f->work.assign(n, 0);
+    f->back.assign(n, 0);
+    f->ORIGINAL = anycl::array<std::uint32_t>::from_host(s.queue, f->original);
+    f->KEYS = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
+    f->KEYS.wait();
+    sort_data* fp = f.get();
+    const session* sp = &s;
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      p.before = [fp] {
+        fp->KEYS.assign(fp->ORIGINAL);
+        fp->KEYS.wait();
+      };
+      p.work = [fp] { anycl::sort(fp->KEYS).wait(); };
+      device_check_parts<std::uint32_t>(
+          p, sp, fp->KEYS.buffer().get(), n, &fp->back,
+          [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
+            if (corrupt) got[got.size() / 2] ^= 1u;
+            compare_exact(impl, "key", got, f->sorted);
+          });
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.before = [fp] { std::copy(fp->original.begin(), fp->original.end(), fp->work.begin()); };
+      p.work = [fp] {
+        host::sort(fp->work.data(), fp->work.size());
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->work.begin(), fp->work.end(), 0xFFFFFFFFu); };
+      p.verify = [f](bool) { compare_exact("host", "key", f->work, f->sorted); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
 }  // namespace
 
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   auto st = std::make_shared<shared_state>();
   add_scan(out, s, st);
   add_random(out, s, st);
+  add_sort(out, s, st);
 }
 
 }  // namespace anycl::bench

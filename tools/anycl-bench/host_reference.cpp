@@ -252,7 +252,7 @@ void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed) {
   for (std::uint64_t c = 0; c < (n + 3) / 4; ++c) philox_block(out, n, c, key);
 }
 
-void spmv(const std::int32_t* row_ptr, const std::int32_t* col_idx, const float* values,
+void spmv(const std::uint32_t* row_ptr, const std::uint32_t* col_idx, const float* values,
           const float* x, float* y, std::size_t rows) {
   const std::ptrdiff_t np = parts();
 #pragma omp parallel for schedule(dynamic, 1)
@@ -260,7 +260,7 @@ void spmv(const std::int32_t* row_ptr, const std::int32_t* col_idx, const float*
     const range r = part_of(rows, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
     for (std::size_t i = r.begin; i < r.end; ++i) {
       float s = 0;
-      for (std::int32_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) s += values[k] * x[col_idx[k]];
+      for (std::uint32_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) s += values[k] * x[col_idx[k]];
       y[i] = s;
     }
   }

@@ -44,7 +44,7 @@ void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed);
 
 /// y = A x for a CSR matrix of `rows` rows (row_ptr of rows + 1 entries, col_idx and values of
 /// row_ptr[rows]): a parallel for over rows.
-void spmv(const std::int32_t* row_ptr, const std::int32_t* col_idx, const float* values,
+void spmv(const std::uint32_t* row_ptr, const std::uint32_t* col_idx, const float* values,
           const float* x, float* y, std::size_t rows);
 
 }  // namespace anycl::bench::host

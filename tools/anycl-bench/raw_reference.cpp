@@ -150,13 +150,13 @@ kernel void raw_uniform(global float* restrict out, const ulong n, const ulong c
   }
 }
 
-kernel void raw_spmv(global const int* restrict row_ptr, global const int* restrict col_idx,
+kernel void raw_spmv(global const uint* restrict row_ptr, global const uint* restrict col_idx,
                      global const float* restrict values, global const float* restrict x,
                      global float* restrict y, const ulong rows, const ulong chunk) {
   CHUNK_RANGE(rows, chunk)
   for (ulong r = begin; r < end; ++r) {
     float s = 0;
-    for (int k = row_ptr[r]; k < row_ptr[r + 1]; ++k) s += values[k] * x[col_idx[k]];
+    for (uint k = row_ptr[r]; k < row_ptr[r + 1]; ++k) s += values[k] * x[col_idx[k]];
     y[r] = s;
   }
 }

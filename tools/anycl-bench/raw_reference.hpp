@@ -45,7 +45,7 @@ class raw_kernels {
   /// n uniform floats of host::philox_uniform's stream (Philox4x32-10, eight counters in uint8
   /// lanes per 32 elements).
   void uniform(cl_command_queue q, cl_mem out, std::size_t n, std::uint64_t seed);
-  /// y = A x for a CSR matrix of `rows` rows with int row_ptr and col_idx (each work-item a
+  /// y = A x for a CSR matrix of `rows` rows with uint row_ptr and col_idx (each work-item a
   /// contiguous block of rows).
   void spmv(cl_command_queue q, cl_mem row_ptr, cl_mem col_idx, cl_mem values, cl_mem x, cl_mem y,
             std::size_t rows);
