@@ -18,4 +18,5 @@
 #include "anycl/random.hpp"
 #include "anycl/program.hpp"
 #include "anycl/scan.hpp"
+#include "anycl/sort.hpp"
 #include "anycl/version.hpp"

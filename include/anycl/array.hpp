@@ -223,6 +223,22 @@ ANYCL_EXPORT cl_ulong4 padded_strides(const array_layout& l);
 
 }  // namespace detail
 
+template <class T>
+class array;
+
+/// Base of the element-wise expression types of anycl/elementwise.hpp (a tag without members).
+struct expression_tag {};
+
+namespace detail {
+/// True for the expression types of anycl/elementwise.hpp.
+template <class E>
+inline constexpr bool is_expression_v =
+    std::is_base_of_v<expression_tag, std::remove_cv_t<std::remove_reference_t<E>>>;
+/// Evaluates an expression into `dst` (allocating it when empty); defined in elementwise.hpp.
+template <class T, class E>
+void assign_expression(array<T>& dst, const E& e);
+}  // namespace detail
+
 /// A device array of T with a row-major shape, remembering the queue its commands go to. Copies
 /// of an array (and views made by slice, reshape, transpose) share its elements, like the
 /// handles of the rest of AnyCL; copy() makes a new array. Commands AnyCL enqueues for an array
@@ -246,6 +262,21 @@ class array {
     if (core_.valid() && core_.type() != scalar_type_of<T>())
       throw std::invalid_argument(std::string("array<") + cl_type_name(scalar_type_of<T>()) +
                                   ">: the data holds " + cl_type_name(core_.type()) + " elements");
+  }
+
+  /// The value of an element-wise expression (anycl/elementwise.hpp) in a new array on the queue
+  /// of its first array operand: `array<float> y = 2.0f * x + 1.0f;` runs one kernel.
+  template <class E, class = std::enable_if_t<detail::is_expression_v<E>>>
+  array(const E& e) {  // NOLINT: an expression converts implicitly, as its value
+    detail::assign_expression(*this, e);
+  }
+  /// Writes an expression's value into the existing elements of this array or view (same shape,
+  /// else std::invalid_argument); an empty (default-constructed) array is allocated first. Unlike
+  /// `y = x`, which makes y share x's elements, `y = x + 0` copies into y's own elements.
+  template <class E, class = std::enable_if_t<detail::is_expression_v<E>>>
+  array& operator=(const E& e) {
+    detail::assign_expression(*this, e);
+    return *this;
   }
 
   /// Uninitialised elements.
