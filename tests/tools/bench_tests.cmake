@@ -32,7 +32,7 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
-                  array_scan array_scan_vs_raw array_scan_vs_copy
+                  array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
                   array_random array_random_vs_raw array_random_vs_copy array_sort
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
@@ -69,6 +69,9 @@ anycl_bench_output_test(tool-bench-first-result-forced-failure 1
   EXPECT_FAILED first_result)
 
 # --- the array family (--quick sizes): one benchmark's lines, a forced failure, the registry ---
+anycl_tool_test(tool-bench-array-triad 0
+  "^array_triad: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_triad_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_triad$ --repetitions 1)
 anycl_tool_test(tool-bench-array-scan 0
   "^array_scan: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_scan_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_scan_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
   CMD ${bench} --quick --filter ^array_scan$ --repetitions 1)
@@ -101,7 +104,7 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
   CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
 anycl_tool_test(tool-bench-array-list 0
-  "array_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\n$"
+  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---
