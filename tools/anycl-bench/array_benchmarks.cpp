@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// anycl-bench: the array family: AnyCL's array layer (fused element-wise expressions, reductions,
-// scan, sort, random fills, sparse matrix-vector products) against the same work in C++/OpenMP on
-// the host ("host", host_reference.cpp), in hand-written OpenCL kernels through the raw C API
-// ("raw", raw_reference.cpp) and, where the work is a pass over memory, a parallel host copy of
-// the same bytes ("copy"). Every path runs on data known to the check, which compares its result
-// with a serial host computation; device results are read back with the raw C API.
+// anycl-bench: the array family: AnyCL's array layer (a fused element-wise expression, scan, sort,
+// random fills) against the same work in C++/OpenMP on the host ("host", host_reference.cpp), in
+// hand-written OpenCL kernels through the raw C API ("raw", raw_reference.cpp) and, for scan and
+// random, a parallel host copy of the same bytes ("copy": the host's copy bandwidth). Every path
+// runs on data known to the check, which compares its result with a serial host computation; device
+// results are read back with the raw C API.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>

@@ -30,7 +30,6 @@ struct settings {
   std::size_t first_result_runs = 0;        ///< child processes of each kind; 0 skips first_result
   std::size_t array_elements = std::size_t{1} << 26;  ///< floats (uints) per array benchmark
   std::size_t sort_keys = std::size_t{1} << 24;       ///< uint32 keys of array_sort
-  std::size_t spmv_rows = std::size_t{1} << 20;       ///< rows (and columns) of array_spmv
 };
 
 /// A correctness check failed: the message says which path and what was wrong.
@@ -116,8 +115,8 @@ void add_launch_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// transfer_write_<size>, transfer_read_<size>: blocking transfers against the raw C API and
 /// a host memcpy.
 void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
-/// array_triad, array_sum, array_dot, array_scan, array_random, array_spmv (GB/s) and array_sort
-/// (Mkeys/s): the array layer against C++/OpenMP on the host and hand-written raw OpenCL kernels.
+/// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
+/// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// first_result: time to first result of a fresh process (child processes).
 void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
