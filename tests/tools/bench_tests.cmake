@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # anycl-bench's tests (included from tests/CMakeLists.txt, which defines anycl_tool_test): --quick
 # (the CI run) with its CSV, JSON and SVG files checked against each other, --filter, forced
-# correctness failures, time to first result, and bad usage. They check formats and agreement,
-# never the figures.
+# correctness failures, time to first result, the array family, and bad usage. They check formats
+# and agreement, never the figures.
 if(NOT TARGET anycl-bench)
   return()
 endif()
@@ -32,6 +32,8 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
+                  array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
+                  array_random array_random_vs_raw array_random_vs_copy array_sort
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
                   "first result, anycl cache warm vs pocl cache warm")
@@ -65,6 +67,45 @@ anycl_bench_output_test(tool-bench-first-result-forced-failure 1
   EXPECT_NAMES "first result, cold" "first result, anycl cache warm"
                "first result, pocl cache warm" "first result, anycl cache warm vs pocl cache warm"
   EXPECT_FAILED first_result)
+
+# --- the array family (--quick sizes): one benchmark's lines, a forced failure, the registry ---
+anycl_tool_test(tool-bench-array-triad 0
+  "^array_triad: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_triad_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_triad$ --repetitions 1)
+anycl_tool_test(tool-bench-array-scan 0
+  "^array_scan: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_scan_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_scan_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_scan$ --repetitions 1)
+anycl_tool_test(tool-bench-array-random 0
+  "^array_random: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_random_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_random_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
+# Keys per second; the only reference is the host's parallel sort.
+anycl_tool_test(tool-bench-array-sort 0
+  "^array_sort: anycl ${num} Mkeys/s, host ${num} Mkeys/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_sort$ --repetitions 1)
+anycl_tool_test(tool-bench-array-sort-forced-failure 1
+  "array_sort: FAILED: anycl: wrong key at element 524288 of 1048576: [0-9]+, expected [0-9]+ \\(forced by ANYCL_BENCH_FAIL\\)"
+  CMD ${bench} --quick --filter ^array_sort$
+  ENV ANYCL_BENCH_FAIL=array_sort)
+# AnyCL's scan result is altered: FAILED on every line of array_scan, exit 1; array_random, also
+# selected, passes and is timed.
+anycl_bench_output_test(tool-bench-array-forced-failure 1
+  ARGS --quick --repetitions 1 --filter ^array_scan$|^array_random$
+  ENV ANYCL_BENCH_FAIL=array_scan
+  EXPECT_NAMES array_scan array_random array_scan_vs_raw array_random_vs_raw array_scan_vs_copy
+               array_random_vs_copy
+  EXPECT_FAILED array_scan)
+anycl_tool_test(tool-bench-array-forced-failure-text 1
+  "array_scan: FAILED: anycl: wrong prefix sum at element 2097152 of 4194304: [0-9]+, expected [0-9]+ \\(forced by ANYCL_BENCH_FAIL\\)\narray_scan_vs_raw: FAILED: .*array_scan_vs_copy: FAILED: .*anycl-bench: FAILED: array_scan \\(not timed"
+  CMD ${bench} --quick --filter ^array_scan$
+  ENV ANYCL_BENCH_FAIL=array_scan)
+# A wrong random stream fails too (every path is compared bit for bit with the host's).
+anycl_tool_test(tool-bench-array-random-forced-failure 1
+  "array_random: FAILED: anycl: wrong random float at element 2097152 of 4194304: .*\\(forced by ANYCL_BENCH_FAIL\\)"
+  CMD ${bench} --quick --filter ^array_random$
+  ENV ANYCL_BENCH_FAIL=array_random)
+anycl_tool_test(tool-bench-array-list 0
+  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\n$"
+  CMD ${bench} --list --quick --filter ^array_)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---
 anycl_tool_test(tool-bench-first-result 0

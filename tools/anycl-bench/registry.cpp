@@ -19,11 +19,15 @@ const char* unit_name(unit_kind u) {
       return "GB/s";
     case unit_kind::milliseconds:
       return "ms";
+    case unit_kind::megakeys_per_second:
+      return "Mkeys/s";
   }
   return "?";
 }
 
-bool higher_is_better(unit_kind u) { return u == unit_kind::gigabytes_per_second; }
+bool higher_is_better(unit_kind u) {
+  return u == unit_kind::gigabytes_per_second || u == unit_kind::megakeys_per_second;
+}
 
 std::string benchmark::comparison_name(std::size_t i) const {
   const reference& r = references.at(i);
@@ -89,6 +93,7 @@ std::vector<benchmark> make_registry(const settings& s) {
   std::vector<benchmark> out;
   add_launch_benchmarks(out, s);
   add_transfer_benchmarks(out, s);
+  add_array_benchmarks(out, s);
   add_first_result_benchmark(out, s);
   return out;
 }

@@ -28,6 +28,8 @@ struct settings {
   bool host_only = false;                   ///< launches: time only the enqueues
   std::vector<std::size_t> transfer_sizes;  ///< bytes per transfer benchmark
   std::size_t first_result_runs = 0;        ///< child processes of each kind; 0 skips first_result
+  std::size_t array_elements = std::size_t{1} << 26;  ///< floats (uints) per array benchmark
+  std::size_t sort_keys = std::size_t{1} << 24;       ///< uint32 keys of array_sort
 };
 
 /// A correctness check failed: the message says which path and what was wrong.
@@ -53,7 +55,8 @@ struct path {
 enum class unit_kind {
   microseconds_per_item,  ///< "us": seconds per iteration / items per iteration; lower is better
   gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
-  milliseconds            ///< "ms": measured by the benchmark itself; lower is better
+  milliseconds,           ///< "ms": measured by the benchmark itself; lower is better
+  megakeys_per_second     ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
 };
 const char* unit_name(unit_kind u);
 bool higher_is_better(unit_kind u);
@@ -94,7 +97,7 @@ struct benchmark {
   /// The references. For a timed benchmark each one is a path; the first gives the comparison
   /// NAME, the others NAME_vs_REF.
   std::vector<reference> references;
-  /// Timed benchmarks: launches or bytes per iteration (see unit_kind).
+  /// Timed benchmarks: launches, bytes or keys per iteration (see unit_kind).
   double items_per_iteration = 1;
   /// Timed benchmarks (Google Benchmark): builds the paths, "anycl" first, then one per reference.
   std::function<std::vector<path>(const session&)> prepare;
@@ -112,6 +115,9 @@ void add_launch_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// transfer_write_<size>, transfer_read_<size>: blocking transfers against the raw C API and
 /// a host memcpy.
 void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
+/// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
+void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// first_result: time to first result of a fresh process (child processes).
 void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
 

@@ -122,9 +122,12 @@ void run_iterations(::benchmark::State& state, const path& p, const benchmark& b
     if (p.abandon) p.abandon();
     state.SkipWithError(e.what());
   }
-  // The table on stderr shows time per launch (e.g. "4.5us") or bytes per second.
+  // The table on stderr shows time per launch (e.g. "4.5us"), bytes or keys per second.
   if (b.unit == unit_kind::gigabytes_per_second)
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(b.items_per_iteration));
+  else if (b.unit == unit_kind::megakeys_per_second)
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                             static_cast<std::int64_t>(b.items_per_iteration));
   else
     state.counters["per_item"] = ::benchmark::Counter(
@@ -135,6 +138,7 @@ void run_iterations(::benchmark::State& state, const path& p, const benchmark& b
 /// A figure in the benchmark's unit from seconds per iteration.
 double figure(const benchmark& b, double seconds) {
   if (b.unit == unit_kind::gigabytes_per_second) return b.items_per_iteration / seconds / 1e9;
+  if (b.unit == unit_kind::megakeys_per_second) return b.items_per_iteration / seconds / 1e6;
   return seconds / b.items_per_iteration * 1e6;
 }
 

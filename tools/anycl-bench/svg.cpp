@@ -62,6 +62,8 @@ const char* fill_of(const comparison& c) {
 std::string group_heading(const std::string& group, unit_kind u) {
   std::string what = group == "launch"         ? "kernel-launch overhead, us per launch"
                      : group == "transfer"     ? "blocking transfers, GB/s"
+                     : group == "array"        ? "array operations, GB/s"
+                     : group == "array_sort"   ? "array sort, Mkeys/s"
                      : group == "first_result" ? "time to first result of a fresh process, ms"
                                                : group + ", " + unit_name(u);
   return what + (higher_is_better(u) ? " (higher is better)" : " (lower is better)");
@@ -144,7 +146,8 @@ void write_svg(std::ostream& out, const report& r) {
       << r.info.repetitions << " interleaved rounds" << (r.info.quick ? " (--quick)" : "")
       << "; AnyCL " << xml(anycl::version()) << "</text>\n"
       << "  <text x=\"10\" y=\"62\" fill=\"#444444\">us and ms: lower is better, so a bar left of "
-         "1.0 means AnyCL is faster; GB/s: higher is better, right of 1.0 means faster</text>\n";
+         "1.0 means AnyCL is faster; GB/s and Mkeys/s: higher is better, right of 1.0 means "
+         "faster</text>\n";
   double lx = 10;
   for (const auto& [fill, text] : {std::pair<const char*, const char*>{better_fill, "AnyCL better"},
                                    {par_fill, "within 5%"},

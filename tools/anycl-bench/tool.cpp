@@ -37,6 +37,10 @@ constexpr std::size_t default_first_result_runs = 5;  // with --first-result
 constexpr std::size_t quick_repetitions = 5;
 constexpr double quick_min_time_s = 0.05;  // per timed run (Google Benchmark's default: 0.5)
 constexpr std::size_t quick_first_result_runs = 1;
+// The array benchmarks: 2^26 elements (256 MiB an array of floats, well past the last-level
+// cache) and 2^24 sort keys; --quick shrinks them 16-fold so CI stays short.
+constexpr std::size_t quick_array_elements = std::size_t{1} << 22;
+constexpr std::size_t quick_sort_keys = std::size_t{1} << 20;
 // 1 MiB sits in a CPU's caches and shows per-call costs; 64 MiB is twice the 32 MiB last-level
 // cache of the CI machine (and beyond most GPUs' caches), so it shows memory bandwidth.
 const std::vector<std::size_t> transfer_sizes = {std::size_t{1} << 20, std::size_t{64} << 20};
@@ -119,6 +123,10 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
   s.launches = args.number("launches", default_launches);
   s.host_only = args.has("host-only");
   s.transfer_sizes = transfer_sizes;
+  if (quick) {
+    s.array_elements = quick_array_elements;
+    s.sort_keys = quick_sort_keys;
+  }
   s.first_result_runs =
       args.number("first-result-runs", args.has("first-result") ? default_first_result_runs
                                        : quick                  ? quick_first_result_runs

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the array family: AnyCL's array layer (a fused element-wise expression, scan, sort,
+// random fills) against the same work in C++/OpenMP on the host ("host", host_reference.cpp), in
+// hand-written OpenCL kernels through the raw C API ("raw", raw_reference.cpp) and, for scan and
+// random, a parallel host copy of the same bytes ("copy": the host's copy bandwidth). Every path
+// runs on data known to the check, which compares its result with a serial host computation; device
+// results are read back with the raw C API.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "anycl/array.hpp"
+#include "anycl/elementwise.hpp"
+#include "anycl/random.hpp"
+#include "anycl/scan.hpp"
+#include "anycl/sort.hpp"
+#include "host_reference.hpp"
+#include "raw_reference.hpp"
+#include "registry.hpp"
+
+namespace anycl::bench {
+namespace {
+
+constexpr float triad_scalar = 3.0f;
+constexpr std::uint64_t random_seed = 20240601;
+
+// --- known data ---
+
+/// A splitmix64 step: the data generator (deterministic, so a failure repeats).
+std::uint64_t mix(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// n floats in [0, 1).
+std::vector<float> unit_floats(std::size_t n, std::uint64_t seed) {
+  std::vector<float> v(n);
+  for (float& x : v) x = static_cast<float>(mix(seed) >> 40) * (1.0f / 16777216.0f);
+  return v;
+}
+
+std::vector<std::uint32_t> random_uints(std::size_t n, std::uint64_t seed) {
+  std::vector<std::uint32_t> v(n);
+  for (std::uint32_t& x : v) x = static_cast<std::uint32_t>(mix(seed) >> 32);
+  return v;
+}
+
+std::string count_label(std::size_t n) {
+  for (unsigned p = 0; p < 64; ++p)
+    if (n == std::size_t{1} << p) return "2^" + std::to_string(p);
+  return std::to_string(n);
+}
+
+// --- the raw C API side of the checks ---
+
+void raw_check(const char* call, cl_int status) {
+  if (status != CL_SUCCESS)
+    throw std::runtime_error(std::string("raw C API: ") + call +
+                             " failed: " + std::string(anycl::status_name(status)));
+}
+
+/// Blocking read of `n` elements of a buffer into `dst`.
+template <class T>
+void raw_read(const session& s, cl_mem m, T* dst, std::size_t n) {
+  raw_check("clEnqueueReadBuffer", clEnqueueReadBuffer(s.queue.get(), m, CL_TRUE, 0, n * sizeof(T),
+                                                       dst, 0, nullptr, nullptr));
+}
+
+/// Sets `bytes` of a buffer to a 0xFF pattern (no stale result can pass), and waits.
+void raw_scribble(const session& s, cl_mem m, std::size_t bytes) {
+  const cl_uint pattern = 0xFFFFFFFFu;
+  raw_check("clEnqueueFillBuffer", clEnqueueFillBuffer(s.queue.get(), m, &pattern, sizeof pattern,
+                                                       0, bytes, 0, nullptr, nullptr));
+  raw_check("clFinish", clFinish(s.queue.get()));
+}
+
+// --- comparing results ---
+
+/// A value as the checks print it: integers exactly, floats with 9 significant digits.
+template <class T>
+std::string show(T v) {
+  char buf[64];
+  if constexpr (std::is_integral_v<T>)
+    std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  else
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  return buf;
+}
+
+template <class T, class U>
+[[noreturn]] void wrong(const std::string& impl, const char* what, std::size_t i, std::size_t n,
+                        T got, U expected) {
+  throw check_failed(impl + ": wrong " + what + " at element " + std::to_string(i) + " of " +
+                     std::to_string(n) + ": " + show(got) + ", expected " + show(expected));
+}
+
+template <class T>
+void compare_exact(const std::string& impl, const char* what, const std::vector<T>& got,
+                   const std::vector<T>& expected) {
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (got[i] != expected[i]) wrong(impl, what, i, expected.size(), got[i], expected[i]);
+}
+
+// --- paths ---
+
+/// One implementation of a benchmark's work: `work` (timed), and for the check `scribble`
+/// (overwrites the result so a path that does nothing fails), `fetch` (brings the result to the
+/// host) and `verify` (compares it; `corrupt` alters it first).
+struct path_parts {
+  std::string impl;
+  std::function<void()> work, scribble;
+  std::function<void(bool corrupt)> verify;
+  std::function<void()> before;  // untimed, before each iteration (and the check's runs)
+};
+
+/// The path of `p`, owning `keep`: the fixture its functions point into.
+path make_path(path_parts p, std::shared_ptr<const void> keep) {
+  path out;
+  out.impl = p.impl;
+  // The work borrows the fixture; the path owns it.
+  out.iteration = [work = p.work, keep] { work(); };
+  out.before = p.before;
+  out.check = [p](bool corrupt) {
+    if (p.before) p.before();
+    p.work();  // first-call costs (kernel builds) happen here, untimed
+    p.scribble();
+    if (p.before) p.before();
+    p.work();
+    p.verify(corrupt);
+  };
+  return out;
+}
+
+/// A fixture shared by the benchmarks that use it while any of them is alive (they are prepared
+/// one after the other, each path holding it).
+template <class F>
+struct shared_slot {
+  std::weak_ptr<F> weak;
+  template <class Make>
+  std::shared_ptr<F> get(Make make) {
+    if (auto f = weak.lock()) return f;
+    std::shared_ptr<F> f = make();
+    weak = f;
+    return f;
+  }
+};
+
+/// What every array benchmark's prepare gets: its session, the raw kernels (built once) and the
+/// float data (made once).
+struct float_data {
+  std::vector<float> b, c, out;  // host inputs and the host paths' output
+  std::vector<float> back;       // device results read back by the checks
+  anycl::array<float> B, C, D;   // device copies of b and c; D the device paths' output
+  std::size_t n() const { return b.size(); }
+};
+
+struct shared_state {
+  shared_slot<raw_kernels> raw;
+  shared_slot<float_data> floats;
+};
+
+/// The path kinds a device result is checked the same way for: the raw C API overwrites the
+/// output with 0xFF bytes, the path runs, the raw C API reads the output back.
+template <class T>
+void device_check_parts(path_parts& p, const session* s, cl_mem out, std::size_t n,
+                        std::vector<T>* back,
+                        std::function<void(const std::string&, std::vector<T>&, bool)> verify) {
+  p.scribble = [s, out, n] { raw_scribble(*s, out, n * sizeof(T)); };
+  const std::string impl = p.impl;
+  p.verify = [s, out, n, back, verify, impl](bool corrupt) {
+    raw_read(*s, out, back->data(), n);
+    verify(impl, *back, corrupt);
+  };
+}
+
+std::shared_ptr<raw_kernels> get_raw(shared_state& st, const session& s) {
+  return st.raw.get([&] { return std::make_shared<raw_kernels>(s.context.get(), s.device.get()); });
+}
+
+void require_alloc(const session& s, std::size_t bytes, const std::string& what) {
+  if (bytes > s.device.max_alloc())
+    throw std::runtime_error(what + ": " + std::to_string(bytes) +
+                             " bytes is more than the device can allocate at once "
+                             "(CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+                             std::to_string(s.device.max_alloc()) + ")");
+}
+
+std::shared_ptr<float_data> get_floats(shared_state& st, const session& s, std::size_t n) {
+  return st.floats.get([&] {
+    require_alloc(s, n * sizeof(float), "array benchmarks");
+    auto f = std::make_shared<float_data>();
+    f->b = unit_floats(n, 1);
+    f->c = unit_floats(n, 2);
+    f->out.assign(n, 0.0f);
+    f->back.assign(n, 0.0f);
+    f->B = anycl::array<float>::from_host(s.queue, f->b);
+    f->C = anycl::array<float>::from_host(s.queue, f->c);
+    f->D = anycl::array<float>::zeros(s.queue, anycl::shape(n));
+    f->D.wait();
+    return f;
+  });
+}
+
+benchmark make_benchmark(const std::string& name, const std::string& group, unit_kind unit,
+                         double items) {
+  benchmark b;
+  b.name = b.family = name;
+  b.group = group;
+  b.unit = unit;
+  b.items_per_iteration = items;
+  return b;
+}
+
+reference host_reference(const std::string& what) {
+  return {"host", what + " (C++ -O3 -march=native, " + host::threading() + ")"};
+}
+
+reference raw_reference(const std::string& what) {
+  return {"raw", what +
+                     " (a hand-written OpenCL kernel through the raw C API, a few work-items each "
+                     "a contiguous chunk, clFinish)"};
+}
+
+reference copy_reference(const std::string& bytes) {
+  return {"copy", "host copy bandwidth: a parallel std::memcpy of " + bytes + " (" +
+                      host::threading() + ")"};
+}
+
+/// The "copy" path: the host copies `bytes` bytes of b into out; the check compares them.
+path_parts copy_path(std::shared_ptr<float_data> f, std::size_t bytes) {
+  float_data* fp = f.get();
+  path_parts p;
+  p.impl = "copy";
+  p.work = [fp, bytes] {
+    host::copy(fp->out.data(), fp->b.data(), bytes);
+    ::benchmark::DoNotOptimize(fp->out.data());
+    ::benchmark::ClobberMemory();
+  };
+  p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
+  p.verify = [f, bytes](bool) {
+    for (std::size_t i = 0; i < bytes / sizeof(float); ++i)
+      if (f->out[i] != f->b[i]) wrong("copy", "data", i, bytes / sizeof(float), f->out[i], f->b[i]);
+  };
+  return p;
+}
+
+// --- triad: d = b + s * c ---
+
+void verify_triad(const std::string& impl, std::vector<float>& got, const float_data& f,
+                  bool corrupt) {
+  if (corrupt) got[f.n() / 2] += 1.0f;
+  for (std::size_t i = 0; i < f.n(); ++i) {
+    const double expected = static_cast<double>(f.b[i]) + double{triad_scalar} * f.c[i];
+    // a few ulp: the device may contract b + s * c into an fma, the host may not
+    if (std::fabs(got[i] - expected) > 4e-7 * (std::fabs(f.b[i]) + triad_scalar * f.c[i]))
+      wrong(impl, "triad result", i, f.n(), got[i], expected);
+  }
+}
+
+void add_triad(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_triad", "array", unit_kind::gigabytes_per_second,
+                               3.0 * 4.0 * static_cast<double>(n));
+  b.what = "d = b + s * c on " + count_label(n) +
+           " floats, one fused kernel (AnyCL expression templates); GB/s counting 12 bytes per "
+           "element (read b, c; write d)";
+  b.check =
+      "d of known b, c and s = 3 against the host in double, element by element (4e-7 "
+      "relative: the device may use an fma)";
+  b.references = {host_reference("#pragma omp parallel for simd"),
+                  raw_reference("16 floats a step in two vload8/vstore8 halves")};
+  b.prepare = [st, n](const session& s) {
+    std::shared_ptr<float_data> f = get_floats(*st, s, n);
+    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
+    float_data* fp = f.get();
+    const session* sp = &s;
+    auto device_scribble = [fp, sp] { raw_scribble(*sp, fp->D.buffer().get(), fp->n() * 4); };
+    auto device_verify = [f, sp](const std::string& impl) {
+      return [f, sp, impl](bool corrupt) {
+        raw_read(*sp, f->D.buffer().get(), f->back.data(), f->n());
+        verify_triad(impl, f->back, *f, corrupt);
+      };
+    };
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      p.work = [fp] {
+        fp->D = fp->B + triad_scalar * fp->C;
+        fp->D.wait();
+      };
+      p.scribble = device_scribble;
+      p.verify = device_verify("anycl");
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.work = [fp] {
+        host::triad(fp->out.data(), fp->b.data(), fp->c.data(), triad_scalar, fp->n());
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
+      p.verify = [f](bool) { verify_triad("host", f->out, *f, false); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "raw";
+      p.work = [fp, raw, sp] {
+        raw->triad(sp->queue.get(), fp->D.buffer().get(), fp->B.buffer().get(),
+                   fp->C.buffer().get(), triad_scalar, fp->n());
+      };
+      p.scribble = device_scribble;
+      p.verify = device_verify("raw");
+      paths.push_back(make_path(std::move(p), f));
+    }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
+// --- inclusive scan of uint32 ---
+
+struct scan_data {
+  std::vector<std::uint32_t> in, out, back;
+  anycl::array<std::uint32_t> IN, OUT;
+};
+
+void verify_scan(const std::string& impl, std::vector<std::uint32_t>& got,
+                 const std::vector<std::uint32_t>& in, bool corrupt) {
+  if (corrupt) got[in.size() / 2] ^= 1u;
+  std::uint32_t run = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    run += in[i];
+    if (got[i] != run) wrong(impl, "prefix sum", i, in.size(), got[i], run);
+  }
+}
+
+void add_scan(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_scan", "array", unit_kind::gigabytes_per_second,
+                               8.0 * static_cast<double>(n));
+  b.what = "anycl::inclusive_scan(in, out) of " + count_label(n) +
+           " uint32 (sums modulo 2^32); GB/s counting 8 bytes per element (read in, write out)";
+  b.check = "out against a serial running sum on the host, element by element, exactly";
+  b.references = {
+      host_reference("two parallel passes: chunk sums, then each chunk from its offset"),
+      raw_reference("two kernels: uint8-lane chunk sums, then each chunk scanned"),
+      copy_reference("the 4 bytes per element of in to out, its bytes counted read "
+                     "plus write as the scan's")};
+  b.prepare = [st, n](const session& s) {
+    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
+    require_alloc(s, n * 4, "array_scan");
+    auto f = std::make_shared<scan_data>();
+    f->in = random_uints(n, 3);
+    f->out.assign(n, 0);
+    f->back.assign(n, 0);
+    f->IN = anycl::array<std::uint32_t>::from_host(s.queue, f->in);
+    f->OUT = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
+    f->OUT.wait();
+    scan_data* fp = f.get();
+    const session* sp = &s;
+    auto verify = [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
+      verify_scan(impl, got, f->in, corrupt);
+    };
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      p.work = [fp] { anycl::inclusive_scan(fp->IN, fp->OUT).wait(); };
+      device_check_parts<std::uint32_t>(p, sp, fp->OUT.buffer().get(), n, &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.work = [fp] {
+        host::inclusive_scan(fp->in.data(), fp->out.data(), fp->in.size());
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), 0xFFFFFFFFu); };
+      p.verify = [f](bool) { verify_scan("host", f->out, f->in, false); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "raw";
+      p.work = [fp, raw, sp] {
+        raw->inclusive_scan(sp->queue.get(), fp->IN.buffer().get(), fp->OUT.buffer().get(),
+                            fp->in.size());
+      };
+      device_check_parts<std::uint32_t>(p, sp, fp->OUT.buffer().get(), n, &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "copy";
+      p.work = [fp] {
+        host::copy(fp->out.data(), fp->in.data(), fp->in.size() * 4);
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), 0xFFFFFFFFu); };
+      p.verify = [f](bool) { compare_exact("copy", "data", f->out, f->in); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
+// --- uniform random floats ---
+
+void add_random(std::vector<benchmark>& out, const settings& set,
+                std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_random", "array", unit_kind::gigabytes_per_second,
+                               4.0 * static_cast<double>(n));
+  b.what = "random_generator::uniform fills " + count_label(n) +
+           " floats in [0, 1) (Philox4x32-10); GB/s of output (4 bytes per element)";
+  b.check =
+      "Philox4x32-10 against the Random123 known answers; every path's floats equal, bit "
+      "for bit, the host's serial stream of random_generator(seed) at offset 0";
+  b.references = {host_reference("a parallel Philox4x32-10 fill"),
+                  raw_reference("Philox4x32-10 on uint8 lanes, float4 stores"),
+                  copy_reference("the same 4 bytes per element (host to host)")};
+  b.prepare = [st, n](const session& s) {
+    std::shared_ptr<float_data> f = get_floats(*st, s, n);
+    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
+    // The known answers (Random123's kat_vectors for philox4x32_10).
+    struct kat {
+      std::uint32_t ctr[4], key[2], out[4];
+    };
+    const kat kats[] = {
+        {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
+        {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+         {0xffffffffu, 0xffffffffu},
+         {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
+        {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
+         {0xa4093822u, 0x299f31d0u},
+         {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}}};
+    for (const kat& k : kats) {
+      std::uint32_t got[4];
+      host::philox4x32_10(k.ctr, k.key, got);
+      for (int j = 0; j < 4; ++j)
+        if (got[j] != k.out[j])
+          throw check_failed("host: Philox4x32-10 differs from Random123's known answer");
+    }
+    auto expected = std::make_shared<std::vector<float>>(n);
+    host::philox_uniform_serial(expected->data(), n, random_seed);
+    float_data* fp = f.get();
+    const session* sp = &s;
+    auto verify = [expected](const std::string& impl, std::vector<float>& got, bool corrupt) {
+      if (corrupt) got[got.size() / 2] = got[got.size() / 2] < 0.5f ? 0.75f : 0.25f;
+      for (std::size_t i = 0; i < expected->size(); ++i)
+        if (got[i] != (*expected)[i])
+          wrong(impl, "random float", i, expected->size(), got[i], (*expected)[i]);
+    };
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      // The same stream every time: offset 0 (a generator's offset advances with each fill).
+      p.work = [fp] {
+        anycl::random_generator gen(random_seed);
+        gen.uniform(fp->D);
+        fp->D.wait();
+      };
+      device_check_parts<float>(p, sp, fp->D.buffer().get(), n, &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.work = [fp] {
+        host::philox_uniform(fp->out.data(), fp->n(), random_seed);
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
+      p.verify = [fp, verify](bool) { verify("host", fp->out, false); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "raw";
+      p.work = [fp, raw, sp] {
+        raw->uniform(sp->queue.get(), fp->D.buffer().get(), fp->n(), random_seed);
+      };
+      device_check_parts<float>(p, sp, fp->D.buffer().get(), n, &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    paths.push_back(make_path(copy_path(f, n * sizeof(float)), f));
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
+// --- sort of uint32 keys ---
+
+struct sort_data {
+  std::vector<std::uint32_t> original, sorted, work, back;
+  anycl::array<std::uint32_t> ORIGINAL, KEYS;
+};
+
+void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state>) {
+  const std::size_t n = set.sort_keys;
+  benchmark b = make_benchmark("array_sort", "array_sort", unit_kind::megakeys_per_second,
+                               static_cast<double>(n));
+  b.what = "anycl::sort(keys) of " + count_label(n) +
+           " random uint32 keys, ascending, in place; Mkeys/s (the keys are restored, untimed, "
+           "before each iteration); no raw OpenCL reference (a device sort is a program of its "
+           "own, not a kernel)";
+  b.check = "the keys against std::sort of the same keys on the host, exactly";
+  b.references = {host_reference("__gnu_parallel::sort (<parallel/algorithm>)")};
+  b.prepare = [n](const session& s) {
+    require_alloc(s, n * 4, "array_sort");
+    auto f = std::make_shared<sort_data>();
+    f->original = random_uints(n, 4);
+    f->sorted = f->original;
+    std::sort(f->sorted.begin(), f->sorted.end());
+    f->work.assign(n, 0);
+    f->back.assign(n, 0);
+    f->ORIGINAL = anycl::array<std::uint32_t>::from_host(s.queue, f->original);
+    f->KEYS = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
+    f->KEYS.wait();
+    sort_data* fp = f.get();
+    const session* sp = &s;
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      p.before = [fp] {
+        fp->KEYS.assign(fp->ORIGINAL);
+        fp->KEYS.wait();
+      };
+      p.work = [fp] { anycl::sort(fp->KEYS).wait(); };
+      device_check_parts<std::uint32_t>(
+          p, sp, fp->KEYS.buffer().get(), n, &fp->back,
+          [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
+            if (corrupt) got[got.size() / 2] ^= 1u;
+            compare_exact(impl, "key", got, f->sorted);
+          });
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.before = [fp] { std::copy(fp->original.begin(), fp->original.end(), fp->work.begin()); };
+      p.work = [fp] {
+        host::sort(fp->work.data(), fp->work.size());
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->work.begin(), fp->work.end(), 0xFFFFFFFFu); };
+      p.verify = [f](bool) { compare_exact("host", "key", f->work, f->sorted); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
+}  // namespace
+
+void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
+  auto st = std::make_shared<shared_state>();
+  add_triad(out, s, st);
+  add_scan(out, s, st);
+  add_random(out, s, st);
+  add_sort(out, s, st);
+}
+
+}  // namespace anycl::bench

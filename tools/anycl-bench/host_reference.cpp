@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the host references of the array benchmarks (see host_reference.hpp). Built with
+// -O3 -march=native and, where CMake found OpenMP, -fopenmp; without OpenMP the pragmas are
+// ignored and every function runs serially.
+#include "host_reference.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#ifdef _OPENMP
+#include <omp.h>
+
+#include <parallel/algorithm>
+#endif
+
+namespace anycl::bench::host {
+namespace {
+
+constexpr std::size_t max_parts = 1024;  // parts of a loop (the scan keeps their sums in an array)
+
+struct range {
+  std::size_t begin, end;
+};
+
+/// Part t of n items split into `count` contiguous parts (a multiple of 64 items each, so no two
+/// parts share a cache line).
+inline range part_of(std::size_t n, std::size_t count, std::size_t t) {
+  const std::size_t per = ((n + count - 1) / count + 63) / 64 * 64;
+  const std::size_t begin = std::min(n, t * per);
+  return {begin, std::min(n, begin + per)};
+}
+
+/// 4 parts per thread (at most max_parts).
+inline std::ptrdiff_t parts() {
+  return static_cast<std::ptrdiff_t>(
+      std::min<std::size_t>(max_parts, 4 * static_cast<std::size_t>(threads())));
+}
+
+inline std::uint32_t mulhilo(std::uint32_t a, std::uint32_t b, std::uint32_t& hi) {
+  const std::uint64_t p = static_cast<std::uint64_t>(a) * b;
+  hi = static_cast<std::uint32_t>(p >> 32);
+  return static_cast<std::uint32_t>(p);
+}
+
+/// Elements [4 c, 4 c + 4) of the stream (those below n).
+inline void philox_block(float* out, std::size_t n, std::uint64_t c, const std::uint32_t key[2]) {
+  const std::uint32_t ctr[4] = {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32),
+                                0, 0};
+  std::uint32_t w[4];
+  philox4x32_10(ctr, key, w);
+  const std::size_t base = 4 * static_cast<std::size_t>(c);
+  for (std::size_t j = 0; j < 4; ++j)
+    if (base + j < n) out[base + j] = static_cast<float>(w[j] >> 8) * (1.0f / 16777216.0f);
+}
+
+/// Philox4x32-10 of counter {c0, c1, 0, 0} under {k0, k1}, stored as 4 floats at o: written on
+/// scalars (no arrays) so that the loop in philox_blocks vectorises across blocks.
+inline void philox_floats(std::uint32_t c0, std::uint32_t c1, std::uint32_t k0, std::uint32_t k1,
+                          float* o) {
+  std::uint32_t c2 = 0, c3 = 0;
+  for (int round = 0; round < 10; ++round) {
+    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
+    const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
+    const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
+    const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
+    c1 = static_cast<std::uint32_t>(p1);
+    c3 = static_cast<std::uint32_t>(p0);
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  o[0] = static_cast<float>(c0 >> 8) * (1.0f / 16777216.0f);
+  o[1] = static_cast<float>(c1 >> 8) * (1.0f / 16777216.0f);
+  o[2] = static_cast<float>(c2 >> 8) * (1.0f / 16777216.0f);
+  o[3] = static_cast<float>(c3 >> 8) * (1.0f / 16777216.0f);
+}
+
+/// Elements [4 c, 4 e) (all below n): blocks c .. e - 1.
+inline void philox_blocks(float* out, std::uint64_t c, std::uint64_t e,
+                          const std::uint32_t key[2]) {
+  for (; c < e; ++c)
+    philox_floats(static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32), key[0],
+                  key[1], out + 4 * c);
+}
+
+}  // namespace
+
+int threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+const char* threading() {
+#ifdef _OPENMP
+  static char text[64];
+  static const int written = std::snprintf(text, sizeof text, "OpenMP, %d thread(s)", threads());
+  (void)written;
+  return text;
+#else
+  return "serial (built without OpenMP)";
+#endif
+}
+
+// Every loop below splits its work into parts() contiguous parts handed to the threads as they
+// come free (schedule(dynamic)): the shape of the device side (a few chunks per core), which
+// keeps both cores busy when another process takes one for a while.
+
+void triad(float* d, const float* b, const float* c, float s, std::size_t n) {
+  const std::ptrdiff_t np = parts();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t t = 0; t < np; ++t) {
+    const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+#pragma omp simd
+    for (std::size_t i = r.begin; i < r.end; ++i) d[i] = b[i] + s * c[i];
+  }
+}
+
+void inclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n) {
+  const std::ptrdiff_t np = parts();
+  std::uint32_t sums[max_parts + 1] = {};
+#pragma omp parallel
+  {
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t t = 0; t < np; ++t) {
+      const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+      std::uint32_t s = 0;
+#pragma omp simd reduction(+ : s)
+      for (std::size_t i = r.begin; i < r.end; ++i) s += in[i];
+      sums[t + 1] = s;
+    }
+    // (the for's implicit barrier: every part's sum is known)
+#pragma omp single
+    for (std::ptrdiff_t k = 1; k <= np; ++k) sums[k] += sums[k - 1];
+#pragma omp for schedule(dynamic, 1)
+    for (std::ptrdiff_t t = 0; t < np; ++t) {
+      const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+      std::uint32_t run = sums[t];
+      for (std::size_t i = r.begin; i < r.end; ++i) out[i] = run += in[i];
+    }
+  }
+}
+
+void sort(std::uint32_t* keys, std::size_t n) {
+#ifdef _OPENMP
+  __gnu_parallel::sort(keys, keys + n);
+#else
+  std::sort(keys, keys + n);
+#endif
+}
+
+void copy(void* dst, const void* src, std::size_t bytes) {
+  const std::ptrdiff_t np = parts();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t t = 0; t < np; ++t) {
+    const range r = part_of(bytes, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+    if (r.end > r.begin)
+      std::memcpy(static_cast<char*>(dst) + r.begin, static_cast<const char*>(src) + r.begin,
+                  r.end - r.begin);
+  }
+}
+
+void philox4x32_10(const std::uint32_t ctr[4], const std::uint32_t key[2], std::uint32_t out[4]) {
+  std::uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+  std::uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    std::uint32_t hi0, hi1;
+    const std::uint32_t lo0 = mulhilo(0xD2511F53u, c0, hi0);
+    const std::uint32_t lo1 = mulhilo(0xCD9E8D57u, c2, hi1);
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+
+void philox_uniform(float* out, std::size_t n, std::uint64_t seed) {
+  const std::uint32_t key[2] = {static_cast<std::uint32_t>(seed),
+                                static_cast<std::uint32_t>(seed >> 32)};
+  const std::size_t blocks = (n + 3) / 4;
+  const std::ptrdiff_t np = parts();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t t = 0; t < np; ++t) {
+    const range r = part_of(blocks, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+    const std::size_t full = std::min(r.end, n / 4);  // blocks whose 4 elements are all in
+    philox_blocks(out, r.begin, std::max(r.begin, full), key);
+    for (std::size_t c = std::max(r.begin, full); c < r.end; ++c) philox_block(out, n, c, key);
+  }
+}
+
+void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed) {
+  const std::uint32_t key[2] = {static_cast<std::uint32_t>(seed),
+                                static_cast<std::uint32_t>(seed >> 32)};
+  for (std::uint64_t c = 0; c < (n + 3) / 4; ++c) philox_block(out, n, c, key);
+}
+
+}  // namespace anycl::bench::host

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the host ("host") references of the array benchmarks, C++ with OpenMP, compiled
+// on their own with -O3 -march=native -fopenmp (serial where OpenMP was not found). They take raw
+// pointers only, so no template the rest of the tool instantiates is compiled here with other
+// code-generation flags.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace anycl::bench::host {
+
+/// The threads the OpenMP loops run on (omp_get_max_threads(), so OMP_NUM_THREADS); 1 without
+/// OpenMP.
+int threads();
+/// "OpenMP, 2 threads" or "serial (built without OpenMP)", for the references' descriptions.
+const char* threading();
+
+/// d[i] = b[i] + s * c[i]: a parallel for.
+void triad(float* d, const float* b, const float* c, float s, std::size_t n);
+/// out[i] = in[0] + ... + in[i] (modulo 2^32): two parallel passes, chunk sums then each chunk
+/// scanned from its offset.
+void inclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n);
+/// Ascending: __gnu_parallel::sort (std::sort without OpenMP).
+void sort(std::uint32_t* keys, std::size_t n);
+/// A parallel copy of `bytes` bytes: each thread std::memcpy's a contiguous part.
+void copy(void* dst, const void* src, std::size_t bytes);
+
+/// Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC 2011): the
+/// four 32-bit words of counter `ctr` under key `key`.
+void philox4x32_10(const std::uint32_t ctr[4], const std::uint32_t key[2], std::uint32_t out[4]);
+/// Uniform floats in [0, 1), in parallel: the stream of anycl::random_generator(seed) at offset
+/// 0, which the raw OpenCL kernel also draws. The key is {seed mod 2^32, seed >> 32}; counter
+/// c = {c mod 2^32, c >> 32, 0, 0} gives its words w0..w3 to elements 4 c .. 4 c + 3, each as
+/// (w >> 8) * 2^-24.
+void philox_uniform(float* out, std::size_t n, std::uint64_t seed);
+/// The same, serially (the checks' reference).
+void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed);
+
+}  // namespace anycl::bench::host

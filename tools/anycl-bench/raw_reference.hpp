@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// anycl-bench: the raw OpenCL references of the array benchmarks: hand-written kernels (OpenCL C
+// source text in raw_reference.cpp) run through the C API alone
+// (clCreateProgramWithSource, clBuildProgram, clSetKernelArg, clEnqueueNDRangeKernel). Every call
+// enqueues its kernels and waits for them (clFinish), so one call is one finished operation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "anycl/cl.hpp"
+
+namespace anycl::bench {
+
+/// The launch shape of the raw kernels on a CPU device: few work-items (at most 4 per compute
+/// unit), each a contiguous chunk of at least 16 KiB, the chunk a multiple of `multiple`
+/// elements; the same shape detail::plan_launch gives AnyCL's kernels there.
+struct raw_shape {
+  std::size_t items = 1;  ///< work-items (global size; work-groups of 1)
+  std::size_t chunk = 0;  ///< elements per work-item
+};
+raw_shape raw_shape_for(cl_uint compute_units, std::size_t n, std::size_t elem_bytes,
+                        std::size_t multiple = 16);
+
+/// The raw kernels built for one context and device, and the small buffer their partial results
+/// go through. Not copyable. Every function throws std::runtime_error naming the failing call.
+class raw_kernels {
+ public:
+  raw_kernels(cl_context context, cl_device_id device);
+  ~raw_kernels();
+  raw_kernels(const raw_kernels&) = delete;
+  raw_kernels& operator=(const raw_kernels&) = delete;
+
+  /// d = b + s * c over n floats (16 a step, in two float8 halves).
+  void triad(cl_command_queue q, cl_mem d, cl_mem b, cl_mem c, float s, std::size_t n);
+  /// out = inclusive scan of n uints: chunk sums (uint8 lanes), then each chunk scanned from the
+  /// sum of the chunks before it.
+  void inclusive_scan(cl_command_queue q, cl_mem in, cl_mem out, std::size_t n);
+  /// n uniform floats of host::philox_uniform's stream (Philox4x32-10, eight counters in uint8
+  /// lanes per 32 elements).
+  void uniform(cl_command_queue q, cl_mem out, std::size_t n, std::uint64_t seed);
+
+ private:
+  void run(cl_command_queue q, cl_kernel k, std::size_t items);
+  void release() noexcept;
+  cl_uint compute_units_ = 1;
+  cl_program program_ = nullptr;
+  cl_kernel triad_ = nullptr, scan_sums_ = nullptr, scan_ = nullptr, uniform_ = nullptr;
+  cl_mem partial_ = nullptr;  // the scan's chunk sums: one uint per work-item
+};
+
+}  // namespace anycl::bench
