@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// The built-in reductions of arrays of T, one program per element type and layout holding every
+// operation (so one build serves sum, min, max, dot, any, all and the axis reductions):
+//   anycl_{sum,min,max,dot,any,all}_{partial,final}, anycl_{sum,min,max}_{axis,axis_final}
+// Options:
+//   -DT=<element type>  -DACC=<sum and dot accumulator>
+//   -DACC2=<float2 or double2> for floating T: sums and dots compensated, as (sum, error) pairs
+//   -DANYCL_LOWEST=<macro> -DANYCL_HIGHEST=<macro> for integer T (e.g. CHAR_MIN, CHAR_MAX)
+//   -DANYCL_STRIDED     inputs addressed through their strides (views that are not contiguous);
+//                       the axis kernels exist only without it (they take strides themselves)
+//   -DANYCL_ONLY_COUNT  only anycl_count_{partial,final}, for generated source that first defines
+//                       `int anycl_predicate(T x)` (count_if)
+// Sums and dots of integers accumulate in ulong (the host passes -DACC=ulong for signed types as
+// well: the bits are the two's-complement int64 sum, wrapping modulo 2^64 with no undefined
+// signed overflow). min/max of floats use fmin/fmax, whose neutral element is NaN: NaNs are
+// ignored, and only an all-NaN input gives NaN.
+#include "loop.h"
+#include "reduce.h"
+
+#ifndef T
+#define T float
+#endif
+#ifndef ACC
+#define ACC T
+#endif
+
+// --- element access ---
+#ifdef ANYCL_STRIDED
+#define ANYCL_X(i) x[anycl_strided_index((i), ext, x_st, x_off)]
+#define ANYCL_Y(i) y[anycl_strided_index((i), ext, y_st, y_off)]
+#define ANYCL_X_PARAMS ulong4 ext, global const T *x, ulong x_off, ulong4 x_st
+#define ANYCL_XY_PARAMS ANYCL_X_PARAMS, global const T *y, ulong y_off, ulong4 y_st
+#define ANYCL_X_PROLOGUE
+#define ANYCL_XY_PROLOGUE
+#else
+#define ANYCL_X(i) x[i]
+#define ANYCL_Y(i) y[i]
+#define ANYCL_X_PARAMS global const T *x, ulong x_off
+#define ANYCL_XY_PARAMS ANYCL_X_PARAMS, global const T *y, ulong y_off
+#define ANYCL_X_PROLOGUE x += x_off;
+#define ANYCL_XY_PROLOGUE \
+  x += x_off;             \
+  y += y_off;
+#endif
+
+// --- the operations ---
+inline ACC anycl_sum_op(ACC a, ACC b) { return a + b; }
+#ifdef ACC2
+// Compensated sums of floating T: (sum, compensation) pairs combined with Knuth's branch-free
+// TwoSum, so every lane, tree level and partial carries its rounding error along; the result
+// sum + compensation is the correctly rounded sum in all but extreme cases (needs no
+// -cl-fast-relaxed-math, which would fold the compensation away).
+inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
+  const ACC s = a.x + b.x;
+  const ACC bb = s - a.x;
+  const ACC e = (a.x - (s - bb)) + (b.x - bb);
+  return (ACC2)(s, (a.y + b.y) + e);
+}
+
+#if !defined(ANYCL_STRIDED) && !defined(ANYCL_REDUCE_GROUPED)
+// The CPU shape of compensated sums, explicitly vectorised: each work-item keeps 16 lanes of
+// (sum, error) in two T16 vectors over its contiguous chunk (TwoSum per element), then combines
+// the lanes pairwise. Written out because compilers do not vectorise the pair form by themselves.
+#define ANYCL_CAT_(a, b) a##b
+#define ANYCL_CAT(a, b) ANYCL_CAT_(a, b)
+#define T16 ANYCL_CAT(T, 16)
+#define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
+  kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                     \
+                   local ACC2* scratch, PARAMS) {                                              \
+    PROLOGUE(void) scratch;                                                                     \
+    const ulong g = get_global_id(0);                                                           \
+    const ulong begin = min(n, g * chunk), end = min(n, begin + chunk);                         \
+    T16 s = (T16)0, c = (T16)0;                                                                 \
+    ulong i = begin;                                                                            \
+    for (; i + 16 <= end; i += 16) {                                                            \
+      const T16 v = LOAD16(i);                                                                  \
+      const T16 t = s + v;                                                                      \
+      const T16 bb = t - s;                                                                     \
+      c += (s - (t - bb)) + (v - bb);                                                           \
+      s = t;                                                                                    \
+    }                                                                                           \
+    T ls[16], lc[16];                                                                           \
+    vstore16(s, 0, ls);                                                                         \
+    vstore16(c, 0, lc);                                                                         \
+    ACC2 l[16];                                                                                 \
+    for (uint k = 0; k < 16; ++k) l[k] = (ACC2)(ls[k], lc[k]);                                  \
+    for (uint h = 8; h > 0; h /= 2)                                                             \
+      for (uint k = 0; k < h; ++k) l[k] = anycl_csum_op(l[k], l[k + h]);                        \
+    ACC2 acc = l[0];                                                                            \
+    for (; i < end; ++i) acc = anycl_csum_op(acc, (ACC2)(LOAD1(i), 0));                        \
+    part[part_off + g] = acc;                                                                   \
+  }
+#define ANYCL_SUM16(i) vload16(0, x + (i))
+#define ANYCL_SUM1(i) x[i]
+#define ANYCL_DOT16(i) (vload16(0, x + (i)) * vload16(0, y + (i)))
+#define ANYCL_DOT1(i) (x[i] * y[i])
+#define ANYCL_CSUM_FAST
+#endif
+#endif
+inline uint anycl_or_op(uint a, uint b) { return a | b; }
+inline uint anycl_and_op(uint a, uint b) { return a & b; }
+inline ulong anycl_count_op(ulong a, ulong b) { return a + b; }
+#ifdef ANYCL_HIGHEST
+inline T anycl_min_op(T a, T b) { return min(a, b); }
+inline T anycl_max_op(T a, T b) { return max(a, b); }
+#define ANYCL_MIN_NEUTRAL ((T)ANYCL_HIGHEST)
+#define ANYCL_MAX_NEUTRAL ((T)ANYCL_LOWEST)
+#else
+inline T anycl_min_op(T a, T b) { return fmin(a, b); }
+inline T anycl_max_op(T a, T b) { return fmax(a, b); }
+#define ANYCL_MIN_NEUTRAL ((T)NAN)
+#define ANYCL_MAX_NEUTRAL ((T)NAN)
+#endif
+
+#ifndef ANYCL_ONLY_COUNT
+
+#ifdef ACC2
+#ifdef ANYCL_CSUM_FAST
+ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, ANYCL_X_PROLOGUE)
+#define ANYCL_R_NO_PARTIAL
+#endif
+#define ANYCL_R_KERNEL(s) anycl_sum_##s
+#define ANYCL_R_ACC ACC2
+#define ANYCL_R_OP(a, b) anycl_csum_op(a, b)
+#define ANYCL_R_NEUTRAL ((ACC2)(0, 0))
+#ifndef ANYCL_STRIDED
+#define ANYCL_R_LOAD(v) ((ACC2)((v), 0))
+#define ANYCL_R_OUT T
+#define ANYCL_R_STORE(v) ((v).x + (v).y)
+#endif
+#define ANYCL_R_MAP(i) ((ACC2)(ANYCL_X(i), 0))
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+#else
+#define ANYCL_R_KERNEL(s) anycl_sum_##s
+#define ANYCL_R_ACC ACC
+#define ANYCL_R_OP(a, b) anycl_sum_op(a, b)
+#define ANYCL_R_NEUTRAL ((ACC)0)
+#ifndef ANYCL_STRIDED
+#define ANYCL_R_LOAD(v) ((ACC)(v))
+#endif
+#define ANYCL_R_MAP(i) ((ACC)ANYCL_X(i))
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#endif
+
+#define ANYCL_R_KERNEL(s) anycl_min_##s
+#define ANYCL_R_ACC T
+#define ANYCL_R_OP(a, b) anycl_min_op(a, b)
+#define ANYCL_R_NEUTRAL ANYCL_MIN_NEUTRAL
+#ifndef ANYCL_STRIDED
+#define ANYCL_R_LOAD(v) (v)
+#endif
+#define ANYCL_R_MAP(i) ANYCL_X(i)
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#define ANYCL_R_KERNEL(s) anycl_max_##s
+#define ANYCL_R_ACC T
+#define ANYCL_R_OP(a, b) anycl_max_op(a, b)
+#define ANYCL_R_NEUTRAL ANYCL_MAX_NEUTRAL
+#ifndef ANYCL_STRIDED
+#define ANYCL_R_LOAD(v) (v)
+#endif
+#define ANYCL_R_MAP(i) ANYCL_X(i)
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#define ANYCL_R_KERNEL(s) anycl_any_##s
+#define ANYCL_R_ACC uint
+#define ANYCL_R_OP(a, b) anycl_or_op(a, b)
+#define ANYCL_R_NEUTRAL 0u
+#define ANYCL_R_MAP(i) (ANYCL_X(i) != (T)0 ? 1u : 0u)
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#define ANYCL_R_KERNEL(s) anycl_all_##s
+#define ANYCL_R_ACC uint
+#define ANYCL_R_OP(a, b) anycl_and_op(a, b)
+#define ANYCL_R_NEUTRAL 1u
+#define ANYCL_R_MAP(i) (ANYCL_X(i) != (T)0 ? 1u : 0u)
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#ifdef ANYCL_CSUM_FAST
+ANYCL_CSUM_PARTIAL(anycl_dot_partial, ANYCL_DOT16, ANYCL_DOT1, ANYCL_XY_PARAMS, ANYCL_XY_PROLOGUE)
+#define ANYCL_R_NO_PARTIAL
+#endif
+#define ANYCL_R_KERNEL(s) anycl_dot_##s
+#ifdef ACC2
+#define ANYCL_R_ACC ACC2
+#define ANYCL_R_OP(a, b) anycl_csum_op(a, b)
+#define ANYCL_R_NEUTRAL ((ACC2)(0, 0))
+#define ANYCL_R_MAP(i) ((ACC2)(ANYCL_X(i) * ANYCL_Y(i), 0))
+#else
+#define ANYCL_R_ACC ACC
+#define ANYCL_R_OP(a, b) anycl_sum_op(a, b)
+#define ANYCL_R_NEUTRAL ((ACC)0)
+#define ANYCL_R_MAP(i) ((ACC)ANYCL_X(i) * (ACC)ANYCL_Y(i))
+#endif
+#define ANYCL_R_PARAMS ANYCL_XY_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_XY_PROLOGUE
+#include "reduce_engine.h"
+
+#else  // ANYCL_ONLY_COUNT
+
+#ifndef ANYCL_HAVE_PREDICATE
+inline int anycl_predicate(T x) { return x != (T)0; }
+#endif
+
+#define ANYCL_R_KERNEL(s) anycl_count_##s
+#define ANYCL_R_ACC ulong
+#define ANYCL_R_OP(a, b) anycl_count_op(a, b)
+#define ANYCL_R_NEUTRAL 0ul
+#define ANYCL_R_MAP(i) (anycl_predicate(ANYCL_X(i)) ? 1ul : 0ul)
+#define ANYCL_R_PARAMS ANYCL_X_PARAMS
+#define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
+#include "reduce_engine.h"
+
+#endif

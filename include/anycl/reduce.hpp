@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reductions of device arrays: sum, min, max, dot, count_if, any, all (whole array or along one
+// axis), user reductions from OpenCL expressions (reduction_kernel, as PyOpenCL's
+// ReductionKernel), and the type-erased engine they share (detail::run_reduction).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "anycl/array.hpp"
+#include "anycl/export.hpp"
+
+namespace anycl {
+
+/// What sum() and dot() of T return: integers accumulate in 64 bits (int64_t for signed element
+/// types, uint64_t for unsigned ones; the sum wraps modulo 2^64 when it does not fit), float and
+/// double in their own type.
+template <class T>
+using sum_type_t =
+    std::conditional_t<std::is_floating_point_v<T>, T,
+                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
+
+namespace detail {
+
+// --- the engine ---
+
+/// A reduction described by OpenCL C text, the form every reduction here takes and that generated
+/// code (e.g. element-wise expressions fused into a reduction) can use directly. The kernel is
+///   result = reduce(... reduce(reduce(neutral, map(0)), map(1)) ..., map(n - 1))
+/// evaluated pairwise in an unspecified grouping: `reduce` must be associative, and commutative
+/// on devices with the GPU shape. Generated source:
+///   <preamble>
+///   inline <acc_type> anycl_reduce_op(<acc_type> a, <acc_type> b) { return (<reduce>); }
+///   kernel anycl_reduce_partial(ulong n, ..., <params>) { <prologue> ... map(i) ... }
+/// where `map` may use `i` (a ulong element index) and the names in `params`; names starting with
+/// `anycl_` are reserved. Built with the library options (no -cl-fast-relaxed-math: float sums
+/// stay pairwise).
+struct reduction_spec {
+  std::string acc_type;      ///< OpenCL C type of the accumulator, e.g. "float"
+  std::size_t acc_size = 0;  ///< its size in bytes on the device (the result's size)
+  std::string neutral;       ///< identity of `reduce`, e.g. "0"
+  std::string reduce;        ///< expression in `a` and `b`, e.g. "a + b"
+  std::string map;           ///< expression in `i`, e.g. "x[i] * y[i]"
+  std::string params;        ///< kernel parameters, e.g. "global const float* x, ulong x__off"
+  std::string prologue;      ///< statements run first in the kernel, e.g. "x += x__off;"
+  std::string preamble;      ///< helper functions and types put before everything else
+  std::string name = "anycl-reduction";  ///< program name in messages
+};
+
+/// The OpenCL C source the engine builds for `spec`.
+ANYCL_EXPORT std::string reduction_source(const reduction_spec& spec);
+
+/// Reduces elements 0..n-1 of `spec` on `queue`: `args` (`count` of them) are the values of
+/// spec.params in order, the kernel waits for `deps`, and the result (spec.acc_size bytes) is
+/// written to element `out_index` of `out` (a buffer of acc_type elements). Two kernels: one
+/// partial per work-item (CPU shape: detail::plan_launch's contiguous chunks) or per work-group
+/// (GPU shape: grid-stride loops and a local-memory tree), then one work-group combines the
+/// partials pairwise on the device (skipped when there is one). `plan` overrides plan_launch (a
+/// GPU-shaped plan runs the GPU code on any device). Returns the last kernel's event: callers
+/// record() it on every array they passed. Throws build_error for bad expressions,
+/// std::invalid_argument for an empty spec field.
+ANYCL_EXPORT event enqueue_reduction(const command_queue& queue, const reduction_spec& spec,
+                                     std::size_t n, kernel_arg* args, std::size_t count,
+                                     const wait_list& deps, const anycl::buffer& out,
+                                     std::size_t out_index, const launch_plan* plan = nullptr);
+/// enqueue_reduction into a scratch buffer, then a blocking read of the result into `result`
+/// (spec.acc_size bytes). Returns the reduction's event (complete on return).
+ANYCL_EXPORT event run_reduction(const command_queue& queue, const reduction_spec& spec,
+                                 std::size_t n, kernel_arg* args, std::size_t count,
+                                 const wait_list& deps, void* result,
+                                 const launch_plan* plan = nullptr);
+
+// --- the built-in reductions, untyped ---
+
+enum class reduce_op : unsigned char { sum, min, max, any, all };
+
+/// `op` over every element of `a` (a view in any layout); the result, of the accumulator type
+/// (64-bit for integer sums, T otherwise; a 32-bit 0/1 for any/all) into `result`. `what` names
+/// the calling function in messages. Throws std::invalid_argument for min/max of an empty array
+/// or a default-constructed one. `plan` as for enqueue_reduction.
+ANYCL_EXPORT void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
+                             const launch_plan* plan = nullptr);
+/// sum(a[k] * b[k]) for equal shapes and types (std::invalid_argument otherwise).
+ANYCL_EXPORT void reduce_dot(const array_core& a, const array_core& b, void* result,
+                             const launch_plan* plan = nullptr);
+/// The number of elements for which the OpenCL expression `predicate` in `x` is true.
+ANYCL_EXPORT std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
+                                        const launch_plan* plan = nullptr);
+/// `op` (sum, min or max) along `axis`: the result has that axis removed (shape (1) for a 1-D
+/// input) and the accumulator's element type.
+ANYCL_EXPORT array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op,
+                                    const char* what);
+
+// --- reduction_kernel, untyped ---
+
+/// One argument of a reduction_kernel call: an array, or a scalar of type `type`.
+struct reduction_arg {
+  const array_core* array = nullptr;
+  scalar_type type = scalar_type::i32;
+  alignas(8) unsigned char value[8] = {};
+};
+
+/// The scalar_type with the size and signedness of an arithmetic type (long long included).
+template <class A>
+constexpr scalar_type scalar_type_for() noexcept {
+  if constexpr (std::is_floating_point_v<A>) {
+    return sizeof(A) == 4 ? scalar_type::f32 : scalar_type::f64;
+  } else if constexpr (std::is_signed_v<A>) {
+    return sizeof(A) == 1   ? scalar_type::i8
+           : sizeof(A) == 2 ? scalar_type::i16
+           : sizeof(A) == 4 ? scalar_type::i32
+                            : scalar_type::i64;
+  } else {
+    return sizeof(A) == 1   ? scalar_type::u8
+           : sizeof(A) == 2 ? scalar_type::u16
+           : sizeof(A) == 4 ? scalar_type::u32
+                            : scalar_type::u64;
+  }
+}
+
+/// A parsed reduction_kernel: its parameters and the reduction_spec it runs.
+class ANYCL_EXPORT reduction_program {
+ public:
+  /// One parameter of the list the user gave.
+  struct param {
+    std::string decl;  ///< as written (trimmed)
+    std::string name;
+    scalar_type type = scalar_type::f32;  ///< the scalar, or what the pointer points to
+    bool pointer = false;                 ///< a `global T*` (takes an array)
+    bool is_const = false;                ///< `const T*`
+  };
+  /// Parses and checks `arguments` (std::invalid_argument naming the parameter at fault).
+  reduction_program(anycl::context ctx, scalar_type acc, std::string neutral, std::string reduce,
+                    std::string map, const std::string& arguments, std::string preamble);
+  const std::vector<param>& params() const noexcept { return params_; }
+  const reduction_spec& spec() const noexcept { return spec_; }
+  /// Checks `args` against the parameters, runs the reduction, writes the result to `result`.
+  void run(const command_queue& queue, const reduction_arg* args, std::size_t count, void* result,
+           const launch_plan* plan) const;
+
+ private:
+  anycl::context ctx_;
+  std::vector<param> params_;
+  reduction_spec spec_;
+};
+
+}  // namespace detail
+
+// --- whole-array reductions ---
+
+/// The sum of the elements (0 for an empty array); see sum_type_t for the result type. Float and
+/// double sums are compensated ((sum, error) pairs per lane, TwoSum at every step, pairwise
+/// combination): the result is the correctly rounded sum in all but extreme cases, better than a
+/// pairwise sum. Views in any layout (a strided view is read through its strides, not copied).
+/// Blocks until the result is on the host.
+template <class T>
+sum_type_t<T> sum(const array<T>& a) {
+  sum_type_t<T> r{};
+  detail::reduce_all(a.core(), detail::reduce_op::sum, &r, "anycl::sum");
+  return r;
+}
+/// The smallest element; NaNs are ignored as by fmin (NaN only when every element is NaN).
+/// Throws std::invalid_argument for an empty array.
+template <class T>
+T min(const array<T>& a) {
+  T r{};
+  detail::reduce_all(a.core(), detail::reduce_op::min, &r, "anycl::min");
+  return r;
+}
+/// The largest element; NaNs are ignored as by fmax. Throws std::invalid_argument when empty.
+template <class T>
+T max(const array<T>& a) {
+  T r{};
+  detail::reduce_all(a.core(), detail::reduce_op::max, &r, "anycl::max");
+  return r;
+}
+/// sum(a[k] * b[k]) over equal shapes (std::invalid_argument otherwise; layouts may differ);
+/// products of integers are formed and summed in 64 bits; float products are rounded to T, then
+/// summed compensated as in sum().
+template <class T>
+sum_type_t<T> dot(const array<T>& a, const array<T>& b) {
+  sum_type_t<T> r{};
+  detail::reduce_dot(a.core(), b.core(), &r);
+  return r;
+}
+/// How many elements satisfy `predicate`, an OpenCL C expression in `x` (the element, of T's
+/// OpenCL type), e.g. "x > 0.5f". 0 for an empty array. A predicate that does not compile throws
+/// build_error with the compiler's log; an empty one std::invalid_argument.
+template <class T>
+std::uint64_t count_if(const array<T>& a, const std::string& predicate) {
+  return detail::reduce_count(a.core(), predicate);
+}
+/// True when some element is non-zero (NaN counts as non-zero); false for an empty array.
+template <class T>
+bool any(const array<T>& a) {
+  cl_uint r = 0;
+  detail::reduce_all(a.core(), detail::reduce_op::any, &r, "anycl::any");
+  return r != 0;
+}
+/// True when every element is non-zero; true for an empty array.
+template <class T>
+bool all(const array<T>& a) {
+  cl_uint r = 1;
+  detail::reduce_all(a.core(), detail::reduce_op::all, &r, "anycl::all");
+  return r != 0;
+}
+
+// --- reductions along one axis ---
+
+/// Sums along `axis`: the result has that axis removed (a 1-D input gives a 1-element array) and
+/// sum_type_t<T> elements; an axis of extent 0 sums to 0. Throws std::invalid_argument for an
+/// axis past dims(). Asynchronous: the result's last_event() is the kernel.
+template <class T>
+array<sum_type_t<T>> sum(const array<T>& a, unsigned axis) {
+  return array<sum_type_t<T>>(
+      detail::reduce_axis(a.core(), axis, detail::reduce_op::sum, "anycl::sum"));
+}
+/// Minima along `axis` (NaNs ignored); std::invalid_argument for a bad axis or an axis of extent
+/// 0 with other extents non-zero.
+template <class T>
+array<T> min(const array<T>& a, unsigned axis) {
+  return array<T>(detail::reduce_axis(a.core(), axis, detail::reduce_op::min, "anycl::min"));
+}
+/// Maxima along `axis` (NaNs ignored); errors as min(a, axis).
+template <class T>
+array<T> max(const array<T>& a, unsigned axis) {
+  return array<T>(detail::reduce_axis(a.core(), axis, detail::reduce_op::max, "anycl::max"));
+}
+
+// --- user reductions ---
+
+/// A reduction from OpenCL C expressions, as PyOpenCL's ReductionKernel:
+///   reduction_kernel<float> dot(ctx, "0", "a + b", "x[i] * y[i]",
+///                               "global const float* x, global const float* y");
+///   float r = dot(queue, x, y);
+/// `neutral` is the identity of `reduce_expr` (in `a` and `b`, of type T, associative and
+/// commutative); `map_expr` is element `i` (a ulong) of the input, over the names of
+/// `arguments`; `preamble` may define helpers. `arguments` holds scalars ("float s") and
+/// `global [const] U* name` pointers, U an array element type; each pointer takes an array<U>
+/// (a view with an offset is passed as base buffer + offset; a strided view is copied first,
+/// which only `const` pointers allow), and n is the size of the first array argument. The
+/// parameter list is checked here (std::invalid_argument naming the parameter); the program is
+/// built per device at the first call (build_error with the log for bad expressions).
+/// Copyable; copies share the program.
+template <class T>
+class reduction_kernel {
+  static_assert(is_array_element_v<T>,
+                "AnyCL: reduction_kernel<T> needs T in int8_t...int64_t, uint8_t...uint64_t, "
+                "float, double");
+
+ public:
+  reduction_kernel(const anycl::context& ctx, std::string neutral, std::string reduce_expr,
+                   std::string map_expr, const std::string& arguments, std::string preamble = {})
+      : p_(std::make_shared<const detail::reduction_program>(
+            ctx, scalar_type_of<T>(), std::move(neutral), std::move(reduce_expr),
+            std::move(map_expr), arguments, std::move(preamble))) {}
+
+  /// Runs on `queue` with one argument per parameter: arrays for pointers, arithmetic values
+  /// (converted) for scalars. Throws std::invalid_argument for a wrong count, an array of the
+  /// wrong element type, a scalar for a pointer or an array for a scalar, arrays or a queue of
+  /// another context. Waits for the arrays' pending commands and records the reduction on them;
+  /// blocks until the result is on the host.
+  template <class... Args>
+  T operator()(const command_queue& queue, const Args&... args) const {
+    std::array<detail::reduction_arg, sizeof...(Args) + 1> a{make_arg(args)...};
+    T r{};
+    p_->run(queue, a.data(), sizeof...(Args), &r, nullptr);
+    return r;
+  }
+
+  /// The parameters as parsed.
+  const std::vector<detail::reduction_program::param>& params() const noexcept {
+    return p_->params();
+  }
+  /// The engine's description (for tools and fused kernels).
+  const detail::reduction_spec& spec() const noexcept { return p_->spec(); }
+
+ private:
+  template <class U>
+  static detail::reduction_arg make_arg(const array<U>& a) {
+    detail::reduction_arg r;
+    r.array = &a.core();
+    r.type = scalar_type_of<U>();
+    return r;
+  }
+  template <class A>
+  static detail::reduction_arg make_arg(const A& v) {
+    static_assert(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>,
+                  "AnyCL: reduction_kernel arguments are anycl::array<U> or arithmetic scalars");
+    detail::reduction_arg r;
+    r.type = detail::scalar_type_for<A>();
+    static_assert(sizeof(A) <= sizeof(r.value), "scalar too large");
+    std::memcpy(r.value, &v, sizeof(A));
+    return r;
+  }
+
+  std::shared_ptr<const detail::reduction_program> p_;
+};
+
+}  // namespace anycl
