@@ -17,6 +17,7 @@
 #include "anycl/nd_range.hpp"
 #include "anycl/platform.hpp"
 #include "anycl/random.hpp"
+#include "anycl/reduce.hpp"
 #include "anycl/program.hpp"
 #include "anycl/scan.hpp"
 #include "anycl/sort.hpp"

@@ -213,24 +213,31 @@ bool all(const array<T>& a) {
 
 // --- reductions along one axis ---
 
-/// Sums along `axis`: the result has that axis removed (a 1-D input gives a 1-element array) and
-/// sum_type_t<T> elements; an axis of extent 0 sums to 0. Throws std::invalid_argument for an
+/// An axis for the reductions along one axis: `sum(a, anycl::axis{1})`. A type of its own, so that
+/// `min(a, axis{1})` (a reduction) can never be taken for the element-wise `min(a, 1)`.
+struct axis {
+  explicit constexpr axis(unsigned i) noexcept : index(i) {}
+  unsigned index;
+};
+
+/// Sums along axis `ax`: the result has that axis removed (a 1-D input gives a 1-element array)
+/// and sum_type_t<T> elements; an axis of extent 0 sums to 0. Throws std::invalid_argument for an
 /// axis past dims(). Asynchronous: the result's last_event() is the kernel.
 template <class T>
-array<sum_type_t<T>> sum(const array<T>& a, unsigned axis) {
+array<sum_type_t<T>> sum(const array<T>& a, axis ax) {
   return array<sum_type_t<T>>(
-      detail::reduce_axis(a.core(), axis, detail::reduce_op::sum, "anycl::sum"));
+      detail::reduce_axis(a.core(), ax.index, detail::reduce_op::sum, "anycl::sum"));
 }
-/// Minima along `axis` (NaNs ignored); std::invalid_argument for a bad axis or an axis of extent
-/// 0 with other extents non-zero.
+/// Minima along axis `ax` (NaNs ignored); std::invalid_argument for a bad axis or an axis of
+/// extent 0 with other extents non-zero.
 template <class T>
-array<T> min(const array<T>& a, unsigned axis) {
-  return array<T>(detail::reduce_axis(a.core(), axis, detail::reduce_op::min, "anycl::min"));
+array<T> min(const array<T>& a, axis ax) {
+  return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::min, "anycl::min"));
 }
-/// Maxima along `axis` (NaNs ignored); errors as min(a, axis).
+/// Maxima along axis `ax` (NaNs ignored); errors as min(a, axis).
 template <class T>
-array<T> max(const array<T>& a, unsigned axis) {
-  return array<T>(detail::reduce_axis(a.core(), axis, detail::reduce_op::max, "anycl::max"));
+array<T> max(const array<T>& a, axis ax) {
+  return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::max, "anycl::max"));
 }
 
 // --- user reductions ---

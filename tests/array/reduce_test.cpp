@@ -429,9 +429,9 @@ TEMPLATE_TEST_CASE("reduce: sum, min, max along each axis of 1-D to 4-D arrays a
     auto a = anycl::array<T>::from_host(e.queue, h, s);
     for (unsigned axis = 0; axis < s.dims(); ++axis) {
       INFO("shape " << s.str() << " axis " << axis);
-      auto got_sum = anycl::sum(a, axis);
-      auto got_min = anycl::min(a, axis);
-      auto got_max = anycl::max(a, axis);
+      auto got_sum = anycl::sum(a, anycl::axis{axis});
+      auto got_min = anycl::min(a, anycl::axis{axis});
+      auto got_max = anycl::max(a, anycl::axis{axis});
       std::vector<std::size_t> want_ext;
       for (unsigned i = 0; i < s.dims(); ++i)
         if (i != axis) want_ext.push_back(s[i]);
@@ -462,10 +462,11 @@ TEMPLATE_TEST_CASE("reduce: sum, min, max along each axis of 1-D to 4-D arrays a
     const auto hv = host_gather(h3, v);
     for (unsigned axis = 0; axis < 3; ++axis) {
       INFO("view " << v.shape().str() << " axis " << axis);
-      CHECK(anycl::max(v, axis).to_host() ==
+      CHECK(anycl::max(v, anycl::axis{axis}).to_host() ==
             host_axis<T>(hv, v.shape(), axis, std::numeric_limits<T>::lowest(), mx));
       if constexpr (!std::is_floating_point_v<T>)
-        CHECK(anycl::sum(v, axis).to_host() == host_axis<S>(hv, v.shape(), axis, S(0), add));
+        CHECK(anycl::sum(v, anycl::axis{axis}).to_host() ==
+              host_axis<S>(hv, v.shape(), axis, S(0), add));
     }
   }
 }
@@ -474,15 +475,15 @@ TEST_CASE("reduce: axes of extent 0", "[reduce]") {
   anycl::test::env e;
   auto a = anycl::array<float>::zeros(e.queue, {3, 4}).slice(1, 2, 2);  // shape (3, 0)
   REQUIRE(a.shape() == anycl::shape({3, 0}));
-  auto s = anycl::sum(a, 1);
+  auto s = anycl::sum(a, anycl::axis{1});
   CHECK(s.shape() == anycl::shape{3});
   CHECK(s.to_host() == std::vector<float>(3, 0.0f));
-  CHECK(anycl::sum(a, 0).shape() == anycl::shape{0});
-  CHECK(anycl::max(a, 0).empty());
-  REQUIRE_THROWS_WHAT(anycl::min(a, 1), std::invalid_argument,
+  CHECK(anycl::sum(a, anycl::axis{0}).shape() == anycl::shape{0});
+  CHECK(anycl::max(a, anycl::axis{0}).empty());
+  REQUIRE_THROWS_WHAT(anycl::min(a, anycl::axis{1}), std::invalid_argument,
                       Contains("anycl::min") && Contains("extent 0"));
   auto i8 = anycl::array<std::int8_t>::zeros(e.queue, {0, 5});
-  CHECK(anycl::sum(i8, 0).to_host() == std::vector<std::int64_t>(5, 0));
+  CHECK(anycl::sum(i8, anycl::axis{0}).to_host() == std::vector<std::int64_t>(5, 0));
 }
 
 // --- reduction_kernel ---
@@ -635,13 +636,14 @@ TEST_CASE("reduce: bad arguments to the built-in reductions", "[reduce]") {
   REQUIRE_THROWS_WHAT(anycl::dot(a, b), std::invalid_argument,
                       Contains("anycl::dot") && Contains("(4, 6)") && Contains("(6, 4)"));
   CHECK(anycl::dot(a, b.transpose()) == 0.0f);  // equal shapes, different layouts
-  REQUIRE_THROWS_WHAT(anycl::sum(a, 2), std::invalid_argument,
+  REQUIRE_THROWS_WHAT(anycl::sum(a, anycl::axis{2}), std::invalid_argument,
                       Contains("anycl::sum") && Contains("axis 2") && Contains("2 dimensions"));
-  REQUIRE_THROWS_WHAT(anycl::max(a, 7), std::invalid_argument, Contains("axis 7"));
+  REQUIRE_THROWS_WHAT(anycl::max(a, anycl::axis{7}), std::invalid_argument, Contains("axis 7"));
   anycl::array<float> none;
   REQUIRE_THROWS_WHAT(anycl::sum(none), std::invalid_argument, Contains("default-constructed"));
   REQUIRE_THROWS_WHAT(anycl::dot(none, a), std::invalid_argument, Contains("default-constructed"));
-  REQUIRE_THROWS_WHAT(anycl::sum(none, 0), std::invalid_argument, Contains("default-constructed"));
+  REQUIRE_THROWS_WHAT(anycl::sum(none, anycl::axis{0}), std::invalid_argument,
+                      Contains("default-constructed"));
   REQUIRE_THROWS_WHAT(anycl::count_if(a, "  "), std::invalid_argument,
                       Contains("predicate is empty"));
   REQUIRE_THROWS_AS(anycl::count_if(a, "x >"), anycl::build_error);
