@@ -460,6 +460,16 @@ TEST_CASE("random: views: offsets, strided slices and 2-D arrays are filled in r
     REQUIRE(got[i] == w);
   }
 
+  // A large fill at an offset that is not 32-byte aligned (the plain-store path of big fills).
+  const std::size_t big = (std::size_t{1} << 20) + 5;
+  auto wide = anycl::array<u32>::zeros(e.queue, big + 40);
+  anycl::random_generator(seed, 3).bits(wide.slice(3, 3 + big));
+  auto w = wide.to_host();
+  CHECK(diff(std::vector<u32>(w.begin() + 3, w.begin() + 3 + static_cast<std::ptrdiff_t>(big)),
+             ref_bits32(seed, 3, big)) == "");
+  CHECK(w[2] == 0u);
+  CHECK(w[3 + big] == 0u);
+
   // A strided view (every third column of a matrix) gets the same values as a dense array.
   auto mat = anycl::array<float>::full(e.queue, {20, 30}, -7.0f);
   auto cols = mat.slice(1, 2, 30, 3);
