@@ -20,10 +20,14 @@ enum class random_distribution : unsigned char { bits, uniform, normal };
 /// 32-bit elements, ceil(n / 2) for 64-bit ones.
 ANYCL_EXPORT std::uint64_t random_blocks(scalar_type t, std::size_t n) noexcept;
 
+/// The work-items' unit: groups of 8 blocks, ceil(random_blocks / 8).
+ANYCL_EXPORT std::uint64_t random_groups(scalar_type t, std::size_t n) noexcept;
+
 /// The fill behind random_generator, with an explicit launch plan (plan.cpu selects the chunked
-/// or the grid-stride loop, whatever the device): for tests that check the results never depend on
-/// the launch shape. Parameters are checked by the caller; a plan that leaves blocks unwritten
-/// (cpu: global * chunk below the block count) throws std::invalid_argument.
+/// or the grid-stride loop over groups of 8 blocks, whatever the device): for tests that check the
+/// results never depend on the launch shape. Parameters are checked by the caller; a plan that
+/// leaves groups unwritten (cpu: global * chunk below random_groups) throws
+/// std::invalid_argument.
 ANYCL_EXPORT void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
                               std::uint64_t offset, double p0, double p1, const launch_plan& plan);
 
@@ -54,7 +58,8 @@ ANYCL_EXPORT void random_fill(const array_core& a, random_distribution d, std::u
 /// Consecutive calls therefore equal one big call when each call but the last fills a multiple of
 /// 4 (32-bit) or 2 (64-bit) elements; otherwise the unused words of the last block are skipped.
 /// bits() and uniform() are exact (equal on every device); normal() uses the device's log, sqrt,
-/// cospi and sinpi (a few ulp apart between devices).
+/// cospi and sinpi, so devices may differ by a few ulp, but one device gives the same bits for
+/// any launch shape (every element goes through the same 8-wide code; cl_kernels/anycl/random.cl).
 ///
 /// Arrays of any shape are filled in row-major element order; a strided view is filled through a
 /// dense temporary. Empty arrays (size 0) are left alone and consume nothing. Commands are

@@ -20,6 +20,10 @@ std::uint64_t random_blocks(scalar_type t, std::size_t n) noexcept {
   return (std::uint64_t{n} + per - 1) / per;
 }
 
+std::uint64_t random_groups(scalar_type t, std::size_t n) noexcept {
+  return (random_blocks(t, n) + 7) / 8;
+}
+
 namespace {
 
 const char* kernel_name(scalar_type t, random_distribution d) {
@@ -61,12 +65,11 @@ void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
                                 " fill for " + cl_type_name(t) + " elements");
   const std::size_t n = a.layout().extents.size();
   if (n == 0) return;
-  const std::uint64_t blocks = random_blocks(t, n);
-  const std::uint64_t full = size_of(t) == 8 ? n / 2 : n / 4;
-  if (plan.cpu && plan.global * plan.chunk < full)
+  const std::uint64_t groups = random_groups(t, n);
+  if (plan.cpu && plan.global * plan.chunk < groups)
     throw std::invalid_argument("random_fill: the plan covers " +
                                 std::to_string(plan.global * plan.chunk) + " of " +
-                                std::to_string(blocks) + " blocks");
+                                std::to_string(groups) + " groups of 8 blocks");
   if (!a.layout().contiguous()) {
     array_core tmp(a.queue(), t, a.layout().extents);
     random_fill(tmp, d, seed, offset, p0, p1, plan);
@@ -148,7 +151,8 @@ void random_generator::fill(const detail::array_core& a, detail::random_distribu
                               std::to_string(blocks) + " blocks from offset " +
                               std::to_string(offset_) + " pass the end of the stream (2^64)");
   if (n == 0) return;
-  detail::random_fill(a, d, seed_, offset_, p0, p1, detail::plan_launch(a.queue(), blocks, 16));
+  const std::uint64_t groups = detail::random_groups(a.type(), n);
+  detail::random_fill(a, d, seed_, offset_, p0, p1, detail::plan_launch(a.queue(), groups, 128));
   offset_ += blocks;
 }
 
