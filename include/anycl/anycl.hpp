@@ -20,5 +20,6 @@
 #include "anycl/reduce.hpp"
 #include "anycl/program.hpp"
 #include "anycl/scan.hpp"
+#include "anycl/sparse.hpp"
 #include "anycl/sort.hpp"
 #include "anycl/version.hpp"
