@@ -34,6 +34,8 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
                   array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
                   array_random array_random_vs_raw array_random_vs_copy array_sort
+                  array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
+                  array_spmv_vs_raw
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
                   "first result, anycl cache warm vs pocl cache warm")
@@ -79,6 +81,21 @@ anycl_tool_test(tool-bench-array-random 0
   "^array_random: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_random_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_random_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
   CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
 # Keys per second; the only reference is the host's parallel sort.
+anycl_tool_test(tool-bench-array-sum 0
+  "^array_sum: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_sum_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_sum$ --repetitions 1)
+anycl_tool_test(tool-bench-array-dot 0
+  "^array_dot: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_dot_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_dot$ --repetitions 1)
+anycl_tool_test(tool-bench-array-spmv 0
+  "^array_spmv: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_spmv_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_spmv$ --repetitions 1)
+# AnyCL's sum, dot product and SpMV results are altered: each fails its check.
+anycl_bench_output_test(tool-bench-array-reduce-spmv-forced-failure 1
+  ARGS --quick --repetitions 1 --filter ^array_sum$|^array_dot$|^array_spmv$
+  ENV ANYCL_BENCH_FAIL=array_sum,array_dot,array_spmv
+  EXPECT_NAMES array_sum array_dot array_spmv array_sum_vs_raw array_dot_vs_raw array_spmv_vs_raw
+  EXPECT_FAILED array_sum array_dot array_spmv)
 anycl_tool_test(tool-bench-array-sort 0
   "^array_sort: anycl ${num} Mkeys/s, host ${num} Mkeys/s, ratio ${num}\nanycl-bench: device"
   CMD ${bench} --quick --filter ^array_sort$ --repetitions 1)
@@ -104,7 +121,7 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
   CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
 anycl_tool_test(tool-bench-array-list 0
-  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\n$"
+  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---

@@ -22,8 +22,10 @@
 #include "anycl/array.hpp"
 #include "anycl/elementwise.hpp"
 #include "anycl/random.hpp"
+#include "anycl/reduce.hpp"
 #include "anycl/scan.hpp"
 #include "anycl/sort.hpp"
+#include "anycl/sparse.hpp"
 #include "host_reference.hpp"
 #include "raw_reference.hpp"
 #include "registry.hpp"
@@ -111,6 +113,16 @@ void compare_exact(const std::string& impl, const char* what, const std::vector<
                    const std::vector<T>& expected) {
   for (std::size_t i = 0; i < expected.size(); ++i)
     if (got[i] != expected[i]) wrong(impl, what, i, expected.size(), got[i], expected[i]);
+}
+
+/// A scalar result within `rel` of `expected`, relative to `scale` (the sum of magnitudes).
+void compare_scalar(const std::string& impl, const char* what, double got, double expected,
+                    double scale, double rel) {
+  if (std::fabs(got - expected) <= rel * scale) return;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, ": wrong %s: %.9g, expected %.9g (tolerance %.3g)", what, got,
+                expected, rel * scale);
+  throw check_failed(impl + buf);
 }
 
 // --- paths ---
@@ -327,6 +339,77 @@ void add_triad(std::vector<benchmark>& out, const settings& set, std::shared_ptr
       p.verify = device_verify("raw");
       paths.push_back(make_path(std::move(p), f));
     }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
+// --- sum and dot: one float, reduced on the device ---
+
+enum class reduction { sum, dot };
+
+void add_reduction(std::vector<benchmark>& out, const settings& set,
+                   std::shared_ptr<shared_state> st, reduction kind) {
+  const std::size_t n = set.array_elements;
+  const bool is_dot = kind == reduction::dot;
+  benchmark b =
+      make_benchmark(is_dot ? "array_dot" : "array_sum", "array", unit_kind::gigabytes_per_second,
+                     (is_dot ? 8.0 : 4.0) * static_cast<double>(n));
+  b.what = is_dot ? "anycl::dot(b, c) of two " + count_label(n) +
+                        "-float arrays, the float result on the host; GB/s counting 8 bytes per "
+                        "element"
+                  : "anycl::sum(b) of " + count_label(n) +
+                        " floats, the float result on the host; GB/s counting 4 bytes per element";
+  b.check = std::string("the result against the host's serial sum in double of known data in ") +
+            "[0, 1), within 1e-4 of the sum of the magnitudes";
+  b.references = {
+      host_reference("#pragma omp parallel for reduction(+), float lanes in blocks of 4096 "
+                     "added in double"),
+      raw_reference("float8 partial sums per work-item, added on the host")};
+  b.prepare = [st, n, is_dot](const session& s) {
+    std::shared_ptr<float_data> f = get_floats(*st, s, n);
+    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
+    float_data* fp = f.get();
+    const session* sp = &s;
+    double exact = 0, magnitude = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double term = is_dot ? static_cast<double>(f->b[i]) * f->c[i] : f->b[i];
+      exact += term;
+      magnitude += std::fabs(term);
+    }
+    // Each path leaves its result here; the scribble makes it NaN.
+    auto result = std::make_shared<double>(0.0);
+    double* rp = result.get();
+    const char* what = is_dot ? "dot product" : "sum";
+    auto parts = [&](const std::string& impl, std::function<void()> work) {
+      path_parts p;
+      p.impl = impl;
+      p.work = std::move(work);
+      p.scribble = [rp] { *rp = std::nan(""); };
+      p.verify = [result, impl, exact, magnitude, what](bool corrupt) {
+        const double got = corrupt ? *result * 1.01 : *result;
+        compare_scalar(impl, what, got, exact, magnitude, 1e-4);
+      };
+      return make_path(std::move(p), f);
+    };
+    std::vector<path> paths;
+    if (is_dot)
+      paths.push_back(parts("anycl", [fp, rp] { *rp = anycl::dot(fp->B, fp->C); }));
+    else
+      paths.push_back(parts("anycl", [fp, rp] { *rp = anycl::sum(fp->B); }));
+    if (is_dot)
+      paths.push_back(
+          parts("host", [fp, rp] { *rp = host::dot(fp->b.data(), fp->c.data(), fp->n()); }));
+    else
+      paths.push_back(parts("host", [fp, rp] { *rp = host::sum(fp->b.data(), fp->n()); }));
+    if (is_dot)
+      paths.push_back(parts("raw", [fp, rp, raw, sp] {
+        *rp = raw->dot(sp->queue.get(), fp->B.buffer().get(), fp->C.buffer().get(), fp->n());
+      }));
+    else
+      paths.push_back(parts("raw", [fp, rp, raw, sp] {
+        *rp = raw->sum(sp->queue.get(), fp->B.buffer().get(), fp->n());
+      }));
     return paths;
   };
   out.push_back(std::move(b));
@@ -571,14 +654,146 @@ void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
   out.push_back(std::move(b));
 }
 
+// --- CSR sparse matrix times vector ---
+
+struct spmv_data {
+  std::vector<std::uint32_t> row_ptr, col_idx;
+  std::vector<float> values, x, y, back;
+  std::vector<double> expected, magnitude;  // per row, in double
+  anycl::csr_matrix<float> A;
+  anycl::array<float> X, Y;
+  std::size_t rows() const { return y.size(); }
+};
+
+/// The entries of row r: 8 to 24, 16 on average (at most `rows`).
+std::size_t spmv_row_length(std::size_t r, std::size_t rows) {
+  std::uint64_t state = r;
+  return std::min<std::size_t>(rows, 8 + mix(state) % 17);
+}
+
+/// The entries of the whole matrix (known before it is made: the benchmark's byte count).
+std::size_t spmv_entries(std::size_t rows) {
+  std::size_t nnz = 0;
+  for (std::size_t r = 0; r < rows; ++r) nnz += spmv_row_length(r, rows);
+  return nnz;
+}
+
+/// A square matrix of `rows` rows, spmv_row_length(r) entries in row r in distinct columns drawn
+/// uniformly (sorted), values and x in [0, 1).
+std::shared_ptr<spmv_data> make_spmv(const session& s, std::size_t rows) {
+  auto f = std::make_shared<spmv_data>();
+  std::uint64_t seed = 5;
+  f->row_ptr.assign(rows + 1, 0);
+  f->col_idx.reserve(spmv_entries(rows));
+  std::vector<std::uint32_t> cols;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t k = spmv_row_length(r, rows);
+    cols.clear();
+    while (cols.size() < k) {
+      const auto c = static_cast<std::uint32_t>(mix(seed) % rows);
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    }
+    std::sort(cols.begin(), cols.end());
+    f->col_idx.insert(f->col_idx.end(), cols.begin(), cols.end());
+    f->row_ptr[r + 1] = static_cast<std::uint32_t>(f->col_idx.size());
+  }
+  f->values = unit_floats(f->col_idx.size(), 6);
+  f->x = unit_floats(rows, 7);
+  f->y.assign(rows, 0.0f);
+  f->back.assign(rows, 0.0f);
+  f->expected.assign(rows, 0.0);
+  f->magnitude.assign(rows, 0.0);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t k = f->row_ptr[r]; k < f->row_ptr[r + 1]; ++k) {
+      const double t = static_cast<double>(f->values[k]) * f->x[f->col_idx[k]];
+      f->expected[r] += t;
+      f->magnitude[r] += std::fabs(t);
+    }
+  f->A = anycl::csr_matrix<float>::from_csr(s.queue, rows, rows, f->row_ptr, f->col_idx, f->values);
+  f->X = anycl::array<float>::from_host(s.queue, f->x);
+  f->Y = anycl::array<float>::zeros(s.queue, anycl::shape(rows));
+  f->Y.wait();
+  return f;
+}
+
+void add_spmv(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
+  const std::size_t rows = set.spmv_rows;
+  const std::size_t nnz = spmv_entries(rows);
+  // values, col_idx and the x gathers: 4 bytes an entry each; row_ptr and y: 4 bytes a row each
+  const double bytes = 12.0 * static_cast<double>(nnz) + 4.0 * static_cast<double>(rows + 1) +
+                       4.0 * static_cast<double>(rows);
+  benchmark b = make_benchmark("array_spmv", "array", unit_kind::gigabytes_per_second, bytes);
+  b.what = "anycl::spmv(A, x, y), y = A x, A a csr_matrix<float> of " + count_label(rows) +
+           " rows and columns with " + std::to_string(nnz) +
+           " entries (8 to 24 a row, in random columns); GB/s counting values, col_idx and the "
+           "gathers of x (4 bytes an entry each), row_ptr and y (4 bytes a row each)";
+  b.check =
+      "y against the host's serial product in double, row by row, within 1e-5 of the sum "
+      "of the magnitudes";
+  b.references = {host_reference("#pragma omp parallel for over blocks of rows"),
+                  raw_reference("each work-item a contiguous block of rows")};
+  b.prepare = [st, rows](const session& s) {
+    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
+    require_alloc(s, spmv_entries(rows) * 4, "array_spmv");
+    std::shared_ptr<spmv_data> f = make_spmv(s, rows);
+    spmv_data* fp = f.get();
+    const session* sp = &s;
+    auto verify = [f](const std::string& impl, std::vector<float>& got, bool corrupt) {
+      if (corrupt) got[got.size() / 2] += 1.0f;
+      for (std::size_t r = 0; r < f->rows(); ++r)
+        if (!(std::fabs(got[r] - f->expected[r]) <= 1e-5 * f->magnitude[r]))
+          wrong(impl, "row", r, f->rows(), got[r], f->expected[r]);
+    };
+    std::vector<path> paths;
+    {
+      path_parts p;
+      p.impl = "anycl";
+      p.work = [fp] {
+        anycl::spmv(fp->A, fp->X, fp->Y);
+        fp->Y.wait();
+      };
+      device_check_parts<float>(p, sp, fp->Y.buffer().get(), fp->rows(), &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "host";
+      p.work = [fp] {
+        host::spmv(fp->row_ptr.data(), fp->col_idx.data(), fp->values.data(), fp->x.data(),
+                   fp->y.data(), fp->rows());
+        ::benchmark::ClobberMemory();
+      };
+      p.scribble = [fp] { std::fill(fp->y.begin(), fp->y.end(), -1.0f); };
+      p.verify = [fp, verify](bool) { verify("host", fp->y, false); };
+      paths.push_back(make_path(std::move(p), f));
+    }
+    {
+      path_parts p;
+      p.impl = "raw";
+      p.work = [fp, raw, sp] {
+        raw->spmv(sp->queue.get(), fp->A.row_ptr().buffer().get(), fp->A.col_idx().buffer().get(),
+                  fp->A.values().buffer().get(), fp->X.buffer().get(), fp->Y.buffer().get(),
+                  fp->rows());
+      };
+      device_check_parts<float>(p, sp, fp->Y.buffer().get(), fp->rows(), &fp->back, verify);
+      paths.push_back(make_path(std::move(p), f));
+    }
+    return paths;
+  };
+  out.push_back(std::move(b));
+}
+
 }  // namespace
 
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   auto st = std::make_shared<shared_state>();
   add_triad(out, s, st);
+  add_reduction(out, s, st, reduction::sum);
+  add_reduction(out, s, st, reduction::dot);
   add_scan(out, s, st);
   add_random(out, s, st);
   add_sort(out, s, st);
+  add_spmv(out, s, st);
 }
 
 }  // namespace anycl::bench

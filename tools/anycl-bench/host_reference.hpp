@@ -18,6 +18,11 @@ const char* threading();
 
 /// d[i] = b[i] + s * c[i]: a parallel for.
 void triad(float* d, const float* b, const float* c, float s, std::size_t n);
+/// The sum of a[0..n): a parallel reduction (float lanes over blocks of 4096, the blocks added in
+/// double).
+double sum(const float* a, std::size_t n);
+/// The sum of a[i] * b[i], as sum().
+double dot(const float* a, const float* b, std::size_t n);
 /// out[i] = in[0] + ... + in[i] (modulo 2^32): two parallel passes, chunk sums then each chunk
 /// scanned from its offset.
 void inclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n);
@@ -36,5 +41,10 @@ void philox4x32_10(const std::uint32_t ctr[4], const std::uint32_t key[2], std::
 void philox_uniform(float* out, std::size_t n, std::uint64_t seed);
 /// The same, serially (the checks' reference).
 void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed);
+
+/// y = A x for a CSR matrix of `rows` rows (row_ptr of rows + 1 entries, col_idx and values of
+/// row_ptr[rows]): a parallel for over rows.
+void spmv(const std::uint32_t* row_ptr, const std::uint32_t* col_idx, const float* values,
+          const float* x, float* y, std::size_t rows);
 
 }  // namespace anycl::bench::host

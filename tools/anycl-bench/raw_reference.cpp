@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "anycl/error.hpp"
 
@@ -30,6 +31,40 @@ kernel void raw_triad(global float* restrict d, global const float* restrict b,
     vstore8(vload8(0, b + k + 8) + s * vload8(0, c + k + 8), 0, d + k + 8);
   }
   for (; k < end; ++k) d[k] = b[k] + s * c[k];
+}
+
+float fold8(float8 v) {
+  const float4 q = v.lo + v.hi;
+  const float2 t = q.lo + q.hi;
+  return t.x + t.y;
+}
+
+kernel void raw_sum(global const float* restrict a, global float* restrict partial,
+                    const ulong n, const ulong chunk) {
+  CHUNK_RANGE(n, chunk)
+  float8 acc0 = 0, acc1 = 0;
+  ulong k = begin;
+  for (; k + 16 <= end; k += 16) {
+    acc0 += vload8(0, a + k);
+    acc1 += vload8(0, a + k + 8);
+  }
+  float s = 0;
+  for (; k < end; ++k) s += a[k];
+  partial[get_global_id(0)] = s + fold8(acc0 + acc1);
+}
+
+kernel void raw_dot(global const float* restrict a, global const float* restrict b,
+                    global float* restrict partial, const ulong n, const ulong chunk) {
+  CHUNK_RANGE(n, chunk)
+  float8 acc0 = 0, acc1 = 0;
+  ulong k = begin;
+  for (; k + 16 <= end; k += 16) {
+    acc0 += vload8(0, a + k) * vload8(0, b + k);
+    acc1 += vload8(0, a + k + 8) * vload8(0, b + k + 8);
+  }
+  float s = 0;
+  for (; k < end; ++k) s += a[k] * b[k];
+  partial[get_global_id(0)] = s + fold8(acc0 + acc1);
 }
 
 kernel void raw_scan_sums(global const uint* restrict in, global uint* restrict partial,
@@ -115,6 +150,16 @@ kernel void raw_uniform(global float* restrict out, const ulong n, const ulong c
   }
 }
 
+kernel void raw_spmv(global const uint* restrict row_ptr, global const uint* restrict col_idx,
+                     global const float* restrict values, global const float* restrict x,
+                     global float* restrict y, const ulong rows, const ulong chunk) {
+  CHUNK_RANGE(rows, chunk)
+  for (ulong r = begin; r < end; ++r) {
+    float s = 0;
+    for (uint k = row_ptr[r]; k < row_ptr[r + 1]; ++k) s += values[k] * x[col_idx[k]];
+    y[r] = s;
+  }
+}
 )CL";
 
 [[noreturn]] void raw_failed(const char* call, cl_int status, const std::string& more = {}) {
@@ -175,13 +220,16 @@ raw_kernels::raw_kernels(cl_context context, cl_device_id device) {
       return k;
     };
     triad_ = make("raw_triad");
+    sum_ = make("raw_sum");
+    dot_ = make("raw_dot");
     scan_sums_ = make("raw_scan_sums");
     scan_ = make("raw_scan");
     uniform_ = make("raw_uniform");
-    // raw_shape_for never gives more than 4 work-items per compute unit
-    const std::size_t items = std::size_t{4} * std::max<cl_uint>(1, compute_units_);
-    partial_ = clCreateBuffer(context, CL_MEM_READ_WRITE, items * sizeof(cl_uint), nullptr, &st);
+    spmv_ = make("raw_spmv");
+    partial_items_ = std::size_t{4} * std::max<cl_uint>(1, compute_units_);
+    partial_ = clCreateBuffer(context, CL_MEM_READ_WRITE, partial_items_ * 4, nullptr, &st);
     check("clCreateBuffer", st);
+    host_partial_.assign(partial_items_, 0);
   } catch (...) {
     release();
     throw;
@@ -191,10 +239,18 @@ raw_kernels::raw_kernels(cl_context context, cl_device_id device) {
 raw_kernels::~raw_kernels() { release(); }
 
 void raw_kernels::release() noexcept {
-  for (cl_kernel* k : {&triad_, &scan_sums_, &scan_, &uniform_})
+  for (cl_kernel* k : {&triad_, &sum_, &dot_, &scan_sums_, &scan_, &uniform_, &spmv_})
     if (*k) clReleaseKernel(*k), *k = nullptr;
   if (program_) clReleaseProgram(program_), program_ = nullptr;
   if (partial_) clReleaseMemObject(partial_), partial_ = nullptr;
+}
+
+double raw_kernels::read_partials(cl_command_queue q, std::size_t items) {
+  check("clEnqueueReadBuffer", clEnqueueReadBuffer(q, partial_, CL_TRUE, 0, items * sizeof(float),
+                                                   host_partial_.data(), 0, nullptr, nullptr));
+  double total = 0;
+  for (std::size_t i = 0; i < items; ++i) total += host_partial_[i];
+  return total;
 }
 
 void raw_kernels::run(cl_command_queue q, cl_kernel k, std::size_t items) {
@@ -214,6 +270,29 @@ void raw_kernels::triad(cl_command_queue q, cl_mem d, cl_mem b, cl_mem c, float 
   set_arg(triad_, 5, cl_ulong(sh.chunk));
   run(q, triad_, sh.items);
   check("clFinish", clFinish(q));
+}
+
+double raw_kernels::sum(cl_command_queue q, cl_mem a, std::size_t n) {
+  if (n == 0) return 0;
+  const raw_shape sh = raw_shape_for(compute_units_, n, 4);
+  set_arg(sum_, 0, a);
+  set_arg(sum_, 1, partial_);
+  set_arg(sum_, 2, cl_ulong(n));
+  set_arg(sum_, 3, cl_ulong(sh.chunk));
+  run(q, sum_, sh.items);
+  return read_partials(q, sh.items);
+}
+
+double raw_kernels::dot(cl_command_queue q, cl_mem a, cl_mem b, std::size_t n) {
+  if (n == 0) return 0;
+  const raw_shape sh = raw_shape_for(compute_units_, n, 8);
+  set_arg(dot_, 0, a);
+  set_arg(dot_, 1, b);
+  set_arg(dot_, 2, partial_);
+  set_arg(dot_, 3, cl_ulong(n));
+  set_arg(dot_, 4, cl_ulong(sh.chunk));
+  run(q, dot_, sh.items);
+  return read_partials(q, sh.items);
 }
 
 void raw_kernels::inclusive_scan(cl_command_queue q, cl_mem in, cl_mem out, std::size_t n) {
@@ -242,6 +321,21 @@ void raw_kernels::uniform(cl_command_queue q, cl_mem out, std::size_t n, std::ui
   set_arg(uniform_, 3, cl_uint(seed));
   set_arg(uniform_, 4, cl_uint(seed >> 32));
   run(q, uniform_, sh.items);
+  check("clFinish", clFinish(q));
+}
+
+void raw_kernels::spmv(cl_command_queue q, cl_mem row_ptr, cl_mem col_idx, cl_mem values, cl_mem x,
+                       cl_mem y, std::size_t rows) {
+  if (rows == 0) return;
+  const raw_shape sh = raw_shape_for(compute_units_, rows, 64);
+  set_arg(spmv_, 0, row_ptr);
+  set_arg(spmv_, 1, col_idx);
+  set_arg(spmv_, 2, values);
+  set_arg(spmv_, 3, x);
+  set_arg(spmv_, 4, y);
+  set_arg(spmv_, 5, cl_ulong(rows));
+  set_arg(spmv_, 6, cl_ulong(sh.chunk));
+  run(q, spmv_, sh.items);
   check("clFinish", clFinish(q));
 }
 

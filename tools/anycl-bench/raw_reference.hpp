@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "anycl/cl.hpp"
 
@@ -33,20 +34,34 @@ class raw_kernels {
 
   /// d = b + s * c over n floats (16 a step, in two float8 halves).
   void triad(cl_command_queue q, cl_mem d, cl_mem b, cl_mem c, float s, std::size_t n);
+  /// The sum of n floats: per work-item partial sums in two float8 accumulators, read back and
+  /// added on the host in double.
+  double sum(cl_command_queue q, cl_mem a, std::size_t n);
+  /// The sum of a[i] * b[i], as sum().
+  double dot(cl_command_queue q, cl_mem a, cl_mem b, std::size_t n);
   /// out = inclusive scan of n uints: chunk sums (uint8 lanes), then each chunk scanned from the
   /// sum of the chunks before it.
   void inclusive_scan(cl_command_queue q, cl_mem in, cl_mem out, std::size_t n);
   /// n uniform floats of host::philox_uniform's stream (Philox4x32-10, eight counters in uint8
   /// lanes per 32 elements).
   void uniform(cl_command_queue q, cl_mem out, std::size_t n, std::uint64_t seed);
+  /// y = A x for a CSR matrix of `rows` rows with uint row_ptr and col_idx (each work-item a
+  /// contiguous block of rows).
+  void spmv(cl_command_queue q, cl_mem row_ptr, cl_mem col_idx, cl_mem values, cl_mem x, cl_mem y,
+            std::size_t rows);
 
  private:
   void run(cl_command_queue q, cl_kernel k, std::size_t items);
+  /// Reads the first `items` float partial results (blocking) and adds them in double.
+  double read_partials(cl_command_queue q, std::size_t items);
   void release() noexcept;
   cl_uint compute_units_ = 1;
   cl_program program_ = nullptr;
-  cl_kernel triad_ = nullptr, scan_sums_ = nullptr, scan_ = nullptr, uniform_ = nullptr;
-  cl_mem partial_ = nullptr;  // the scan's chunk sums: one uint per work-item
+  cl_kernel triad_ = nullptr, sum_ = nullptr, dot_ = nullptr, scan_sums_ = nullptr, scan_ = nullptr,
+            uniform_ = nullptr, spmv_ = nullptr;
+  cl_mem partial_ = nullptr;  // one float or uint per work-item
+  std::size_t partial_items_ = 0;
+  std::vector<float> host_partial_;
 };
 
 }  // namespace anycl::bench

@@ -30,6 +30,7 @@ struct settings {
   std::size_t first_result_runs = 0;        ///< child processes of each kind; 0 skips first_result
   std::size_t array_elements = std::size_t{1} << 26;  ///< floats (uints) per array benchmark
   std::size_t sort_keys = std::size_t{1} << 24;       ///< uint32 keys of array_sort
+  std::size_t spmv_rows = std::size_t{1} << 20;       ///< rows (and columns) of array_spmv
 };
 
 /// A correctness check failed: the message says which path and what was wrong.

@@ -41,6 +41,7 @@ constexpr std::size_t quick_first_result_runs = 1;
 // cache) and 2^24 sort keys; --quick shrinks them 16-fold so CI stays short.
 constexpr std::size_t quick_array_elements = std::size_t{1} << 22;
 constexpr std::size_t quick_sort_keys = std::size_t{1} << 20;
+constexpr std::size_t quick_spmv_rows = std::size_t{1} << 16;
 // 1 MiB sits in a CPU's caches and shows per-call costs; 64 MiB is twice the 32 MiB last-level
 // cache of the CI machine (and beyond most GPUs' caches), so it shows memory bandwidth.
 const std::vector<std::size_t> transfer_sizes = {std::size_t{1} << 20, std::size_t{64} << 20};
@@ -126,6 +127,7 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
   if (quick) {
     s.array_elements = quick_array_elements;
     s.sort_keys = quick_sort_keys;
+    s.spmv_rows = quick_spmv_rows;
   }
   s.first_result_runs =
       args.number("first-result-runs", args.has("first-result") ? default_first_result_runs
