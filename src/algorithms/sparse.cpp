@@ -212,7 +212,9 @@ void spmv_impl(T alpha, const csr_matrix<T>& A, const array<T>& x, T beta, bool 
   const detail::device_profile p = detail::profile(q);
   nd_range range(1);
   if (p.cpu) {
-    range = nd_range(A.row_partition().size() - 1);
+    // One work-item per work-group: left to the driver, POCL puts all of them in one group, which
+    // runs on one thread.
+    range = nd_range(A.row_partition().size() - 1, 1);
   } else {
     const detail::launch_plan plan = detail::plan_launch(q, n, sizeof(T));
     range = plan.range();
