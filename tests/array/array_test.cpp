@@ -4,6 +4,7 @@
 #include <numeric>
 #include <random>
 
+#include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;
@@ -17,23 +18,7 @@ std::vector<T> host_iota(std::size_t n, T start = T(0), T step = T(1)) {
   return v;
 }
 
-// Host reference: the row-major elements of a strided view of `base`.
-template <class T>
-std::vector<T> host_gather(const std::vector<T>& base, const anycl::array<T>& view) {
-  std::vector<T> out;
-  const auto& s = view.shape();
-  std::size_t idx[4] = {0, 0, 0, 0};
-  for (std::size_t k = 0; k < view.size(); ++k) {
-    std::size_t off = view.offset();
-    for (unsigned d = 0; d < s.dims(); ++d) off += idx[d] * view.strides()[d];
-    out.push_back(base[off]);
-    for (unsigned d = s.dims(); d-- > 0;) {
-      if (++idx[d] < s[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
-}
+using anycl::test::host_gather;
 
 }  // namespace
 

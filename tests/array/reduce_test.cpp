@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "anycl/reduce.hpp"
+#include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;
@@ -92,23 +93,7 @@ void check_close(anycl::sum_type_t<T> got, anycl::sum_type_t<T> want, long doubl
   }
 }
 
-// The row-major elements of a strided view of `base`.
-template <class T>
-std::vector<T> host_gather(const std::vector<T>& base, const anycl::array<T>& view) {
-  std::vector<T> out;
-  const auto& s = view.shape();
-  std::size_t idx[4] = {0, 0, 0, 0};
-  for (std::size_t k = 0; k < view.size(); ++k) {
-    std::size_t off = view.offset();
-    for (unsigned d = 0; d < s.dims(); ++d) off += idx[d] * view.strides()[d];
-    out.push_back(base[off]);
-    for (unsigned d = s.dims(); d-- > 0;) {
-      if (++idx[d] < s[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
-}
+using anycl::test::host_gather;
 
 // Reduces dense row-major host data of shape `s` along `axis` with `op` (accumulator R).
 template <class R, class T, class Op>
