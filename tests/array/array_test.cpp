@@ -79,6 +79,8 @@ TEST_CASE("array: shapes, reshape and transpose", "[array]") {
   REQUIRE_THROWS_WHAT((anycl::shape{1, 2, 3, 4, 5}), std::invalid_argument,
                       Contains("1 to 4 dimensions"));
   REQUIRE_THROWS_AS((anycl::shape{SIZE_MAX, 3}), std::overflow_error);
+  REQUIRE_THROWS_WHAT((anycl::array<double>(e.queue, {SIZE_MAX / 4, 1})), std::overflow_error,
+                      Contains("elements of double overflow size_t bytes"));
 }
 
 TEST_CASE("array: slices are views; strided slices read, write and fill", "[array]") {
