@@ -3,6 +3,7 @@
 #pragma once
 
 #include "anycl/array.hpp"
+#include "anycl/blas.hpp"
 #include "anycl/buffer.hpp"
 #include "anycl/cl.hpp"
 #include "anycl/command_queue.hpp"
