@@ -797,7 +797,22 @@ event blas_run(const command_queue& queue, const blas_call& call, const std::vec
   if (waits.size() > 0) queue.barrier(waits);
   cl_command_queue raw = queue.get();
   cl_event ev = nullptr;
-  const clblast::StatusCode status = call_clblast(call, p, &raw, &ev);
+  clblast::StatusCode status = clblast::StatusCode::kSuccess;
+  if (call.routine == blas_routine::amax && (call.x.offset != 0 || call.x.inc != 1)) {
+    // CLBlast's Amax returns offset + i * inc; on a dense copy that is i.
+    const anycl::buffer dense(queue.context(), p.n * element_size(call.type));
+    blas_call copy = call;
+    copy.routine = blas_routine::copy;
+    copy.y = {&dense, 0, p.n, p.n, 1};
+    status = call_clblast(copy, p, &raw, nullptr);
+    if (status == clblast::StatusCode::kSuccess) {
+      blas_call dense_call = call;
+      dense_call.x = copy.y;
+      status = call_clblast(dense_call, p, &raw, &ev);
+    }
+  } else {
+    status = call_clblast(call, p, &raw, &ev);
+  }
   if (status != clblast::StatusCode::kSuccess) {
     if (ev) clReleaseEvent(ev);
     throw blas_error(routine, static_cast<int>(status), shapes(call));

@@ -107,6 +107,15 @@ inline constexpr bool is_blas_element_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> ||
     std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
+/// T in a parameter that does not take part in deduction (so a buffer_view converts to a
+/// vector_view there).
+template <class T>
+struct identity {
+  using type = T;
+};
+template <class T>
+using same_t = typename identity<T>::type;
+
 template <class T>
 inline constexpr bool is_complex_v =
     std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
@@ -280,8 +289,8 @@ namespace blas {
 /// y = alpha * x + y (clblast::Axpy). x and y have the same size (std::invalid_argument
 /// otherwise); extents past a view throw std::out_of_range; CLBlast failures throw blas_error.
 template <class T>
-event axpy(const command_queue& q, T alpha, const vector_view<T>& x, const vector_view<T>& y,
-           const std::vector<event>& wait = {}) {
+event axpy(const command_queue& q, T alpha, const vector_view<same_t<T>>& x,
+           const vector_view<same_t<T>>& y, const std::vector<event>& wait = {}) {
   auto c = detail::make_call<T>(detail::blas_routine::axpy);
   c.alpha = &alpha;
   c.x = detail::to_blas(x);
@@ -290,7 +299,7 @@ event axpy(const command_queue& q, T alpha, const vector_view<T>& x, const vecto
 }
 /// x = alpha * x (clblast::Scal).
 template <class T>
-event scal(const command_queue& q, T alpha, const vector_view<T>& x,
+event scal(const command_queue& q, T alpha, const vector_view<same_t<T>>& x,
            const std::vector<event>& wait = {}) {
   auto c = detail::make_call<T>(detail::blas_routine::scal);
   c.alpha = &alpha;
@@ -332,39 +341,41 @@ event reduce(detail::blas_routine r, const command_queue& q, const vector_view<T
 /// result[0] = x . y for float and double (clblast::Dot); `result` holds at least one element.
 /// For complex vectors use dotu or dotc.
 template <class T>
-event dot(const command_queue& q, const vector_view<T>& x, const vector_view<T>& y,
+event dot(const command_queue& q, const vector_view<same_t<T>>& x, const vector_view<same_t<T>>& y,
           const buffer_view<T>& result, const std::vector<event>& wait = {}) {
   static_assert(!is_complex_v<T>, "AnyCL BLAS: complex dot products are dotu and dotc");
-  return detail_reduce::reduce(detail::blas_routine::dot, q, x, &y, result, wait);
+  return detail_reduce::reduce<T>(detail::blas_routine::dot, q, x, &y, result, wait);
 }
 /// result[0] = sum x[i] * y[i] for complex vectors (clblast::Dotu).
 template <class T>
-event dotu(const command_queue& q, const vector_view<T>& x, const vector_view<T>& y,
+event dotu(const command_queue& q, const vector_view<same_t<T>>& x, const vector_view<same_t<T>>& y,
            const buffer_view<T>& result, const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: dotu is for complex vectors; use dot");
-  return detail_reduce::reduce(detail::blas_routine::dotu, q, x, &y, result, wait);
+  return detail_reduce::reduce<T>(detail::blas_routine::dotu, q, x, &y, result, wait);
 }
 /// result[0] = sum conj(x[i]) * y[i] for complex vectors (clblast::Dotc).
 template <class T>
-event dotc(const command_queue& q, const vector_view<T>& x, const vector_view<T>& y,
+event dotc(const command_queue& q, const vector_view<same_t<T>>& x, const vector_view<same_t<T>>& y,
            const buffer_view<T>& result, const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: dotc is for complex vectors; use dot");
-  return detail_reduce::reduce(detail::blas_routine::dotc, q, x, &y, result, wait);
+  return detail_reduce::reduce<T>(detail::blas_routine::dotc, q, x, &y, result, wait);
 }
 /// result[0] = ||x||_2 (clblast::Nrm2). For complex x the norm is the real part of result[0].
 template <class T>
-event nrm2(const command_queue& q, const vector_view<T>& x, const buffer_view<T>& result,
+event nrm2(const command_queue& q, const vector_view<same_t<T>>& x, const buffer_view<T>& result,
            const std::vector<event>& wait = {}) {
-  return detail_reduce::reduce(detail::blas_routine::nrm2, q, x, nullptr, result, wait);
+  return detail_reduce::reduce<T>(detail::blas_routine::nrm2, q, x, nullptr, result, wait);
 }
 /// result[0] = sum |x[i]| (clblast::Asum); for complex, sum |re| + |im| in the real part.
 template <class T>
-event asum(const command_queue& q, const vector_view<T>& x, const buffer_view<T>& result,
+event asum(const command_queue& q, const vector_view<same_t<T>>& x, const buffer_view<T>& result,
            const std::vector<event>& wait = {}) {
-  return detail_reduce::reduce(detail::blas_routine::asum, q, x, nullptr, result, wait);
+  return detail_reduce::reduce<T>(detail::blas_routine::asum, q, x, nullptr, result, wait);
 }
-/// result[0] = the 0-based index of the first element of largest |x[i]| (|re| + |im| for
-/// complex), as BLAS's iamax (clblast::Amax).
+/// result[0] = the 0-based index i of the first element of largest |x[i]|, as BLAS's iamax
+/// (clblast::Amax). For complex x, CLBlast 1.5.3 compares |re(x[i])| only, not BLAS's
+/// |re| + |im|. CLBlast returns the position in the buffer (offset + i * inc), so a vector with an
+/// offset or an increment is first copied to a dense temporary (clblast::Copy).
 template <class T>
 event amax(const command_queue& q, const vector_view<T>& x, const buffer_view<cl_uint>& result,
            const std::vector<event>& wait = {}) {
@@ -379,7 +390,7 @@ event amax(const command_queue& q, const vector_view<T>& x, const buffer_view<cl
 /// y = alpha * op(A) * x + beta * y (clblast::Gemv): op(A) is y.size() x x.size().
 template <class T>
 event gemv(const command_queue& q, transpose ta, T alpha, const matrix_view<T>& a,
-           const vector_view<T>& x, T beta, const vector_view<T>& y,
+           const vector_view<same_t<T>>& x, T beta, const vector_view<same_t<T>>& y,
            const std::vector<event>& wait = {}) {
   auto c = detail::make_call<T>(detail::blas_routine::gemv);
   c.ta = ta;
@@ -393,8 +404,9 @@ event gemv(const command_queue& q, transpose ta, T alpha, const matrix_view<T>& 
 /// A = alpha * x * y^T + A, A of x.size() x y.size(): clblast::Ger for float and double,
 /// clblast::Geru for complex.
 template <class T>
-event ger(const command_queue& q, T alpha, const vector_view<T>& x, const vector_view<T>& y,
-          const matrix_view<T>& a, const std::vector<event>& wait = {}) {
+event ger(const command_queue& q, T alpha, const vector_view<same_t<T>>& x,
+          const vector_view<same_t<T>>& y, const matrix_view<T>& a,
+          const std::vector<event>& wait = {}) {
   auto c = detail::make_call<T>(is_complex_v<T> ? detail::blas_routine::geru
                                                 : detail::blas_routine::ger);
   c.alpha = &alpha;
@@ -405,15 +417,17 @@ event ger(const command_queue& q, T alpha, const vector_view<T>& x, const vector
 }
 /// A = alpha * x * y^T + A for complex (clblast::Geru).
 template <class T>
-event geru(const command_queue& q, T alpha, const vector_view<T>& x, const vector_view<T>& y,
-           const matrix_view<T>& a, const std::vector<event>& wait = {}) {
+event geru(const command_queue& q, T alpha, const vector_view<same_t<T>>& x,
+           const vector_view<same_t<T>>& y, const matrix_view<T>& a,
+           const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: geru is for complex; use ger");
   return ger(q, alpha, x, y, a, wait);
 }
 /// A = alpha * x * y^H + A for complex (clblast::Gerc).
 template <class T>
-event gerc(const command_queue& q, T alpha, const vector_view<T>& x, const vector_view<T>& y,
-           const matrix_view<T>& a, const std::vector<event>& wait = {}) {
+event gerc(const command_queue& q, T alpha, const vector_view<same_t<T>>& x,
+           const vector_view<same_t<T>>& y, const matrix_view<T>& a,
+           const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: gerc is for complex; use ger");
   auto c = detail::make_call<T>(detail::blas_routine::gerc);
   c.alpha = &alpha;
@@ -425,7 +439,8 @@ event gerc(const command_queue& q, T alpha, const vector_view<T>& x, const vecto
 /// Solves op(A) * x' = x in place, A square and triangular (clblast::Trsv).
 template <class T>
 event trsv(const command_queue& q, triangle tri, transpose ta, diagonal diag,
-           const matrix_view<T>& a, const vector_view<T>& x, const std::vector<event>& wait = {}) {
+           const matrix_view<T>& a, const vector_view<same_t<T>>& x,
+           const std::vector<event>& wait = {}) {
   auto c = detail::make_call<T>(detail::blas_routine::trsv);
   c.tri = tri;
   c.ta = ta;
@@ -590,7 +605,7 @@ array<R> reduce(detail::blas_routine r, const char* name, const array<T>& x, con
   c.x = vec(x, name, "x");
   if (y) c.y = vec(*y, name, "y");
   array<R> out(x.queue(), anycl::shape(1));
-  c.result = detail::to_blas_result(out.view());
+  c.result = {&out.buffer(), out.offset(), 1, 1, 1};
   if (y)
     detail::blas_run_arrays(c, {&x.core(), &y->core(), &out.core()}, out.core(), wait);
   else
@@ -603,35 +618,37 @@ array<R> reduce(detail::blas_routine r, const char* name, const array<T>& x, con
 template <class T>
 array<T> dot(const array<T>& x, const array<T>& y, const std::vector<event>& wait = {}) {
   static_assert(!is_complex_v<T>, "AnyCL BLAS: complex dot products are dotu and dotc");
-  return detail_array::reduce<T>(detail::blas_routine::dot, "anycl::blas::dot", x, &y, wait);
+  return detail_array::reduce<T, T>(detail::blas_routine::dot, "anycl::blas::dot", x, &y, wait);
 }
 /// sum x[i] * y[i] of complex arrays, as a 1-element array.
 template <class T>
 array<T> dotu(const array<T>& x, const array<T>& y, const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: dotu is for complex vectors; use dot");
-  return detail_array::reduce<T>(detail::blas_routine::dotu, "anycl::blas::dotu", x, &y, wait);
+  return detail_array::reduce<T, T>(detail::blas_routine::dotu, "anycl::blas::dotu", x, &y, wait);
 }
 /// sum conj(x[i]) * y[i] of complex arrays, as a 1-element array.
 template <class T>
 array<T> dotc(const array<T>& x, const array<T>& y, const std::vector<event>& wait = {}) {
   static_assert(is_complex_v<T>, "AnyCL BLAS: dotc is for complex vectors; use dot");
-  return detail_array::reduce<T>(detail::blas_routine::dotc, "anycl::blas::dotc", x, &y, wait);
+  return detail_array::reduce<T, T>(detail::blas_routine::dotc, "anycl::blas::dotc", x, &y, wait);
 }
 /// ||x||_2 as a 1-element array (the real part for complex).
 template <class T>
 array<T> nrm2(const array<T>& x, const std::vector<event>& wait = {}) {
-  return detail_array::reduce<T>(detail::blas_routine::nrm2, "anycl::blas::nrm2", x, nullptr, wait);
+  return detail_array::reduce<T, T>(detail::blas_routine::nrm2, "anycl::blas::nrm2", x, nullptr,
+                                    wait);
 }
 /// sum |x[i]| as a 1-element array.
 template <class T>
 array<T> asum(const array<T>& x, const std::vector<event>& wait = {}) {
-  return detail_array::reduce<T>(detail::blas_routine::asum, "anycl::blas::asum", x, nullptr, wait);
+  return detail_array::reduce<T, T>(detail::blas_routine::asum, "anycl::blas::asum", x, nullptr,
+                                    wait);
 }
 /// The index of the first largest |x[i]| as a 1-element array.
 template <class T>
 array<std::uint32_t> amax(const array<T>& x, const std::vector<event>& wait = {}) {
-  return detail_array::reduce<std::uint32_t>(detail::blas_routine::amax, "anycl::blas::amax", x,
-                                             nullptr, wait);
+  return detail_array::reduce<std::uint32_t, T>(detail::blas_routine::amax, "anycl::blas::amax", x,
+                                                nullptr, wait);
 }
 
 /// y = alpha * op(A) * x + beta * y; A a 2-D array, x and y 1-D.
