@@ -9,6 +9,7 @@ packages=(
   pocl-opencl-icd                              # an OpenCL driver for the CPU
   libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL
   catch2 libbenchmark-dev                      # tests and benchmarks
+  libopenblas-dev                              # anycl-bench's host gemm (not linked by the library)
   clinfo                                       # checks the OpenCL installation
   oclgrind                                     # second platform for tests and the reliability
                                                # suite (adds no .icd: tests use OCL_ICD_VENDORS)

@@ -36,6 +36,7 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   array_random array_random_vs_raw array_random_vs_copy array_sort
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
                   array_spmv_vs_raw
+                  sgemm_128 dgemm_128 sgemm_128_vs_host dgemm_128_vs_host
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
                   "first result, anycl cache warm vs pocl cache warm")
@@ -182,3 +183,14 @@ anycl_tool_test(tool-bench-unwritable-json-file 1
 anycl_tool_test(tool-bench-unwritable-svg 1
   "cannot write --svg file '${CMAKE_CURRENT_BINARY_DIR}': Is a directory"
   CMD ${bench} --svg ${CMAKE_CURRENT_BINARY_DIR})
+
+# --- the BLAS family: gemm in GFLOP/s against CLBlast on the same buffers and OpenBLAS ---
+anycl_tool_test(tool-bench-gemm 0
+  "^sgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\ndgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\n"
+  CMD ${bench} --quick --filter gemm --repetitions 1)
+# AnyCL's sgemm result is altered: sgemm_128 fails its check, dgemm_128 still runs.
+anycl_bench_output_test(tool-bench-gemm-forced-failure 1
+  ARGS --quick --repetitions 1 --filter gemm
+  ENV ANYCL_BENCH_FAIL=sgemm_128
+  EXPECT_INCLUDES sgemm_128 dgemm_128
+  EXPECT_FAILED sgemm_128)

@@ -21,12 +21,15 @@ const char* unit_name(unit_kind u) {
       return "ms";
     case unit_kind::megakeys_per_second:
       return "Mkeys/s";
+    case unit_kind::gigaflops_per_second:
+      return "GFLOP/s";
   }
   return "?";
 }
 
 bool higher_is_better(unit_kind u) {
-  return u == unit_kind::gigabytes_per_second || u == unit_kind::megakeys_per_second;
+  return u == unit_kind::gigabytes_per_second || u == unit_kind::megakeys_per_second ||
+         u == unit_kind::gigaflops_per_second;
 }
 
 std::string benchmark::comparison_name(std::size_t i) const {
@@ -94,6 +97,7 @@ std::vector<benchmark> make_registry(const settings& s) {
   add_launch_benchmarks(out, s);
   add_transfer_benchmarks(out, s);
   add_array_benchmarks(out, s);
+  add_blas_benchmarks(out, s);
   add_first_result_benchmark(out, s);
   return out;
 }

@@ -31,6 +31,8 @@ struct settings {
   std::size_t array_elements = std::size_t{1} << 26;  ///< floats (uints) per array benchmark
   std::size_t sort_keys = std::size_t{1} << 24;       ///< uint32 keys of array_sort
   std::size_t spmv_rows = std::size_t{1} << 20;       ///< rows (and columns) of array_spmv
+  std::vector<std::size_t> sgemm_sizes{1024, 2048};   ///< n of each sgemm_<n> (n x n matrices)
+  std::vector<std::size_t> dgemm_sizes{1024};         ///< n of each dgemm_<n>
 };
 
 /// A correctness check failed: the message says which path and what was wrong.
@@ -57,7 +59,8 @@ enum class unit_kind {
   microseconds_per_item,  ///< "us": seconds per iteration / items per iteration; lower is better
   gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
   milliseconds,           ///< "ms": measured by the benchmark itself; lower is better
-  megakeys_per_second     ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
+  megakeys_per_second,    ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
+  gigaflops_per_second    ///< "GFLOP/s": operations per iteration / seconds / 1e9; higher
 };
 const char* unit_name(unit_kind u);
 bool higher_is_better(unit_kind u);
@@ -119,6 +122,9 @@ void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
 /// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// sgemm_<n>, dgemm_<n> (GFLOP/s): anycl::blas::gemm against a direct CLBlast call on the same
+/// buffers and OpenBLAS on the host.
+void add_blas_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// first_result: time to first result of a fresh process (child processes).
 void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
 

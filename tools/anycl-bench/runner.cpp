@@ -126,7 +126,7 @@ void run_iterations(::benchmark::State& state, const path& p, const benchmark& b
   if (b.unit == unit_kind::gigabytes_per_second)
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                             static_cast<std::int64_t>(b.items_per_iteration));
-  else if (b.unit == unit_kind::megakeys_per_second)
+  else if (b.unit == unit_kind::megakeys_per_second || b.unit == unit_kind::gigaflops_per_second)
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
                             static_cast<std::int64_t>(b.items_per_iteration));
   else
@@ -139,6 +139,7 @@ void run_iterations(::benchmark::State& state, const path& p, const benchmark& b
 double figure(const benchmark& b, double seconds) {
   if (b.unit == unit_kind::gigabytes_per_second) return b.items_per_iteration / seconds / 1e9;
   if (b.unit == unit_kind::megakeys_per_second) return b.items_per_iteration / seconds / 1e6;
+  if (b.unit == unit_kind::gigaflops_per_second) return b.items_per_iteration / seconds / 1e9;
   return seconds / b.items_per_iteration * 1e6;
 }
 

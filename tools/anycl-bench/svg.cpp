@@ -64,6 +64,7 @@ std::string group_heading(const std::string& group, unit_kind u) {
                      : group == "transfer"     ? "blocking transfers, GB/s"
                      : group == "array"        ? "array operations, GB/s"
                      : group == "array_sort"   ? "array sort, Mkeys/s"
+                     : group == "blas"         ? "BLAS gemm, GFLOP/s"
                      : group == "first_result" ? "time to first result of a fresh process, ms"
                                                : group + ", " + unit_name(u);
   return what + (higher_is_better(u) ? " (higher is better)" : " (lower is better)");

@@ -41,7 +41,7 @@ foreach(f IN ITEMS ${csv_file} ${json_file} ${svg_file})
 endforeach()
 
 set(number "[0-9]+\\.[0-9]+")
-set(unit "(us|GB/s|ms|Mkeys/s)")
+set(unit "(us|GB/s|ms|Mkeys/s|GFLOP/s)")
 
 # --- CSV: the reference order of names and statuses ---
 # Lines become list items: a ';' (in an error message) would split one, so it is replaced.
