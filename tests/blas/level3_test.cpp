@@ -228,3 +228,37 @@ TEST_CASE("blas: gemm and matmul on arrays, transpose() views and slices", "[lev
               hb3, i * k * n, layout::row_major, n, 0.0f, want3, i * m * n, layout::row_major, n);
   CHECK(ref::max_error(c3.to_host(), want3) < 1e-4);
 }
+
+TEST_CASE("blas: gemm and dotc on complex arrays", "[level3]") {
+  anycl::test::env e;
+  using cf = std::complex<float>;
+  const std::uint32_t seed = 81;
+  INFO("seed " << seed);
+  const std::size_t m = 3, n = 2, k = 4;
+  auto ha = ref::random<cf>(k * m, seed), hb = ref::random<cf>(k * n, seed + 1);
+  auto a = anycl::array<cf>::from_host(e.queue, ha, {k, m});
+  auto b = anycl::array<cf>::from_host(e.queue, hb, {k, n});
+  auto c = anycl::array<cf>::zeros(e.queue, {m, n});
+  // C = A^H B with A stored k x m: conj_trans on a row-major array.
+  blas::gemm(transpose::conj_trans, transpose::none, cf(1), a, b, cf(0), c);
+  std::vector<cf> want(m * n, cf(0));
+  ref::gemm(transpose::conj_trans, transpose::none, m, n, k, cf(1), ha, 0, layout::row_major, m, hb,
+            0, layout::row_major, n, cf(0), want, 0, layout::row_major, n);
+  CHECK(ref::max_error(c.to_host(), want) < 1e-4);
+  // The same product through a transpose() view (column-major) of A and transpose::none.
+  auto at = a.transpose().copy();  // m x k, row-major: at^T = A
+  auto c2 = anycl::array<cf>::zeros(e.queue, {m, n});
+  blas::gemm(transpose::none, transpose::none, cf(1), at.transpose().transpose(), b.slice(0, k),
+             cf(0), c2);
+  std::vector<cf> want2(m * n, cf(0));
+  ref::gemm(transpose::trans, transpose::none, m, n, k, cf(1), ha, 0, layout::row_major, m, hb, 0,
+            layout::row_major, n, cf(0), want2, 0, layout::row_major, n);
+  CHECK(ref::max_error(c2.to_host(), want2) < 1e-4);
+  // dotc of 1-D complex arrays, one of them a strided slice.
+  auto hx = ref::random<cf>(2 * k, seed + 2), hy = ref::random<cf>(k, seed + 3);
+  auto x = anycl::array<cf>::from_host(e.queue, hx);
+  auto y = anycl::array<cf>::from_host(e.queue, hy);
+  cf dot(0);
+  for (std::size_t i = 0; i < k; ++i) dot += std::conj(hx[2 * i]) * hy[i];
+  CHECK(std::abs(blas::dotc(x.slice(0, 0, 2 * k, 2), y).to_host()[0] - dot) < 1e-4);
+}
