@@ -84,3 +84,35 @@ TEMPLATE_TEST_CASE("blas: gemm against a host loop, every transpose and layout",
   check_gemm<TestType>(e, 17, 1, 9, transpose::none, transpose::none, layout::row_major,
                        layout::col_major, layout::row_major, 0, 5, seed++);
 }
+
+TEST_CASE("blas: the README's example, checked against host loops", "[gemm]") {
+  anycl::test::env e;
+  auto& q = e.queue;
+  const std::vector<float> host_a = ref::random<float>(512 * 256, 101);
+  const std::vector<float> host_b = ref::random<float>(256 * 128, 102);
+  // From the README:
+  auto a = anycl::array<float>::from_host(q, host_a, {512, 256});  // row-major 512x256
+  auto b = anycl::array<float>::from_host(q, host_b, {256, 128});
+  auto c = anycl::blas::matmul(a, b);  // 512x128, C = A B
+  const std::vector<float> ab = c.to_host();
+  anycl::blas::gemm(anycl::blas::transpose::none, anycl::blas::transpose::none, 2.0f, a, b, 1.0f,
+                    c);                             // C = 2 A B + C
+  auto at = anycl::blas::matmul(a.transpose(), c);  // a view: A^T C, no copy
+  anycl::blas::matrix_view<float> mv(a.view(), 512, 256, 256, anycl::blas::layout::row_major);
+
+  std::vector<float> want_ab(512 * 128, 0.0f);
+  ref::gemm(transpose::none, transpose::none, 512, 128, 256, 1.0f, host_a, 0, layout::row_major,
+            256, host_b, 0, layout::row_major, 128, 0.0f, want_ab, 0, layout::row_major, 128);
+  CHECK(c.shape() == anycl::shape{512, 128});
+  CHECK(ref::max_error(ab, want_ab) < 1e-3);
+  std::vector<float> want_c = want_ab;
+  for (auto& v : want_c) v *= 3.0f;  // 2 A B + A B
+  CHECK(ref::max_error(c.to_host(), want_c) < 1e-3);
+  std::vector<float> want_at(256 * 128, 0.0f);
+  ref::gemm(transpose::trans, transpose::none, 256, 128, 512, 1.0f, host_a, 0, layout::row_major,
+            256, want_c, 0, layout::row_major, 128, 0.0f, want_at, 0, layout::row_major, 128);
+  CHECK(at.shape() == anycl::shape{256, 128});
+  CHECK(ref::max_error(at.to_host(), want_at) < 1e-2);
+  CHECK(mv.rows() == 512);
+  CHECK(mv.ld() == 256);
+}
