@@ -31,6 +31,9 @@ struct settings {
   std::size_t array_elements = std::size_t{1} << 26;  ///< floats (uints) per array benchmark
   std::size_t sort_keys = std::size_t{1} << 24;       ///< uint32 keys of array_sort
   std::size_t spmv_rows = std::size_t{1} << 20;       ///< rows (and columns) of array_spmv
+  std::size_t fft_points = std::size_t{1} << 20;      ///< points of fft_c2c and fft_r2c
+  std::size_t fft_batch_points = 1024;                ///< points per transform of fft_batched
+  std::size_t fft_batch = 1024;                       ///< transforms of fft_batched
 };
 
 /// A correctness check failed: the message says which path and what was wrong.
@@ -56,8 +59,9 @@ struct path {
 enum class unit_kind {
   microseconds_per_item,  ///< "us": seconds per iteration / items per iteration; lower is better
   gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
-  milliseconds,           ///< "ms": measured by the benchmark itself; lower is better
-  megakeys_per_second     ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
+  milliseconds,  ///< "ms": per iteration (timed) or measured by the benchmark itself; lower is
+                 ///< better
+  megakeys_per_second  ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
 };
 const char* unit_name(unit_kind u);
 bool higher_is_better(unit_kind u);
@@ -119,6 +123,9 @@ void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
 /// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// fft_c2c, fft_r2c, fft_batched (ms): anycl::fft against clFFT called directly on the same
+/// buffers and FFTW3f on the host.
+void add_fft_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// first_result: time to first result of a fresh process (child processes).
 void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
 
