@@ -36,6 +36,10 @@ const char* cl_type_name(scalar_type t) noexcept {
       return "float";
     case scalar_type::f64:
       return "double";
+    case scalar_type::c64:
+      return "float2";
+    case scalar_type::c128:
+      return "double2";
   }
   return "?";
 }
@@ -55,12 +59,17 @@ std::size_t size_of(scalar_type t) noexcept {
     case scalar_type::i64:
     case scalar_type::u64:
     case scalar_type::f64:
+    case scalar_type::c64:
       return 8;
+    case scalar_type::c128:
+      return 16;
   }
   return 0;
 }
 
 bool is_floating(scalar_type t) noexcept { return t == scalar_type::f32 || t == scalar_type::f64; }
+
+bool is_complex(scalar_type t) noexcept { return t == scalar_type::c64 || t == scalar_type::c128; }
 
 bool is_signed(scalar_type t) noexcept {
   switch (t) {
@@ -324,7 +333,7 @@ array_core::array_core(const command_queue& queue, scalar_type type, const anycl
     : queue_(queue), sync_(std::make_shared<array_sync>()), type_(type) {
   if (!queue) throw std::invalid_argument("array: the queue is empty (default-constructed)");
   kernels_ = kernels_for(queue.context());
-  if (type == scalar_type::f64 && !kernels_->profile(queue).fp64)
+  if ((type == scalar_type::f64 || type == scalar_type::c128) && !kernels_->profile(queue).fp64)
     throw std::invalid_argument("array<double>: device '" + queue.device().name() +
                                 "' has no double precision (cl_khr_fp64)");
   layout_ = array_layout::dense(s);

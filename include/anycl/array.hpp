@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,24 +21,55 @@
 
 namespace anycl {
 
-/// The element types of device arrays: the OpenCL C scalars char...ulong, float and double.
+/// The real element types: the OpenCL C scalars char...ulong, float and double. Element-wise
+/// expressions, reductions, scans, sort and random numbers take these.
 template <class T>
-inline constexpr bool is_array_element_v =
+inline constexpr bool is_real_element_v =
     std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
     std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
     std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-/// An array element type known at run time.
-enum class scalar_type : unsigned char { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64 };
+/// The complex element types, held as OpenCL C float2/double2 (real part first, as
+/// std::complex lays them out): arrays of them store data for BLAS (anycl/blas.hpp) and FFT
+/// (anycl/fft.hpp) and support the storage operations, not expressions or the algorithms.
+template <class T>
+inline constexpr bool is_complex_element_v =
+    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
+
+/// The element types of device arrays: the real ones and the complex ones.
+template <class T>
+inline constexpr bool is_array_element_v = is_real_element_v<T> || is_complex_element_v<T>;
+
+/// An array element type known at run time (c64 = std::complex<float>, c128 =
+/// std::complex<double>).
+enum class scalar_type : unsigned char {
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+  f32,
+  f64,
+  c64,
+  c128
+};
 
 /// The scalar_type of T.
 template <class T>
 constexpr scalar_type scalar_type_of() noexcept {
   static_assert(is_array_element_v<T>,
-                "AnyCL: array elements are int8_t...int64_t, uint8_t...uint64_t, float or double");
-  if constexpr (std::is_same_v<T, float>)
+                "AnyCL: array elements are int8_t...int64_t, uint8_t...uint64_t, float, double, "
+                "std::complex<float> or std::complex<double>");
+  if constexpr (std::is_same_v<T, std::complex<float>>)
+    return scalar_type::c64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return scalar_type::c128;
+  else if constexpr (std::is_same_v<T, float>)
     return scalar_type::f32;
   else if constexpr (std::is_same_v<T, double>)
     return scalar_type::f64;
@@ -53,12 +85,15 @@ constexpr scalar_type scalar_type_of() noexcept {
                             : scalar_type::u64;
 }
 
-/// The OpenCL C name of a scalar type ("char", ..., "ulong", "float", "double").
+/// The OpenCL C name of a scalar type ("char", ..., "ulong", "float", "double"; "float2" and
+/// "double2" for the complex types).
 ANYCL_EXPORT const char* cl_type_name(scalar_type t) noexcept;
 /// Its size in bytes.
 ANYCL_EXPORT std::size_t size_of(scalar_type t) noexcept;
 /// True for f32 and f64.
 ANYCL_EXPORT bool is_floating(scalar_type t) noexcept;
+/// True for c64 and c128.
+ANYCL_EXPORT bool is_complex(scalar_type t) noexcept;
 /// True for i8...i64 (and the floating types).
 ANYCL_EXPORT bool is_signed(scalar_type t) noexcept;
 
@@ -247,7 +282,8 @@ void assign_expression(array<T>& dst, const E& e);
 template <class T>
 class array {
   static_assert(is_array_element_v<T>,
-                "AnyCL: array<T> needs T in int8_t...int64_t, uint8_t...uint64_t, float, double");
+                "AnyCL: array<T> needs T in int8_t...int64_t, uint8_t...uint64_t, float, double, "
+                "std::complex<float>, std::complex<double>");
 
  public:
   using value_type = T;
@@ -291,8 +327,9 @@ class array {
     a.core_.fill(&value);
     return a;
   }
-  /// 1-D: start, start + step, ..., n elements.
+  /// 1-D: start, start + step, ..., n elements (real element types).
   static array arange(const command_queue& queue, std::size_t n, T start = T(0), T step = T(1)) {
+    static_assert(is_real_element_v<T>, "AnyCL: arange() needs a real element type");
     array a(queue, anycl::shape(n));
     a.core_.iota(&start, &step);
     return a;

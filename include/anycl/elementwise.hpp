@@ -124,8 +124,9 @@ using bare_t = std::remove_cv_t<std::remove_reference_t<X>>;
 
 template <class X>
 struct is_array : std::false_type {};
+/// Complex arrays take no part in expressions (they hold data for BLAS and FFT).
 template <class T>
-struct is_array<array<T>> : std::true_type {};
+struct is_array<array<T>> : std::bool_constant<is_real_element_v<T>> {};
 
 template <class X>
 inline constexpr bool is_array_v = is_array<bare_t<X>>::value;
@@ -604,7 +605,7 @@ auto where(C&& c, A&& a, B&& b) {
 /// toward zero; out-of-range values are undefined, as in C).
 template <class U, class A>
 auto cast(A&& a) {
-  static_assert(is_array_element_v<U>,
+  static_assert(is_real_element_v<U>,
                 "AnyCL: cast<U> needs U in int8_t...int64_t, uint8_t...uint64_t, float, double");
   static_assert(detail::is_typed_v<A>,
                 "AnyCL: cast<U>(e) takes an array or expression (convert a scalar with "

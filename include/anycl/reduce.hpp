@@ -161,6 +161,9 @@ class ANYCL_EXPORT reduction_program {
 /// Blocks until the result is on the host.
 template <class T>
 sum_type_t<T> sum(const array<T>& a) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::sum works on real element types (complex arrays hold data for BLAS and FFT)");
   sum_type_t<T> r{};
   detail::reduce_all(a.core(), detail::reduce_op::sum, &r, "anycl::sum");
   return r;
@@ -169,6 +172,9 @@ sum_type_t<T> sum(const array<T>& a) {
 /// Throws std::invalid_argument for an empty array.
 template <class T>
 T min(const array<T>& a) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::min works on real element types (complex arrays hold data for BLAS and FFT)");
   T r{};
   detail::reduce_all(a.core(), detail::reduce_op::min, &r, "anycl::min");
   return r;
@@ -176,6 +182,9 @@ T min(const array<T>& a) {
 /// The largest element; NaNs are ignored as by fmax. Throws std::invalid_argument when empty.
 template <class T>
 T max(const array<T>& a) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::max works on real element types (complex arrays hold data for BLAS and FFT)");
   T r{};
   detail::reduce_all(a.core(), detail::reduce_op::max, &r, "anycl::max");
   return r;
@@ -185,6 +194,9 @@ T max(const array<T>& a) {
 /// summed compensated as in sum().
 template <class T>
 sum_type_t<T> dot(const array<T>& a, const array<T>& b) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::dot works on real element types (complex arrays hold data for BLAS and FFT)");
   sum_type_t<T> r{};
   detail::reduce_dot(a.core(), b.core(), &r);
   return r;
@@ -194,11 +206,17 @@ sum_type_t<T> dot(const array<T>& a, const array<T>& b) {
 /// build_error with the compiler's log; an empty one std::invalid_argument.
 template <class T>
 std::uint64_t count_if(const array<T>& a, const std::string& predicate) {
+  static_assert(is_real_element_v<T>,
+                "AnyCL: anycl::count_if works on real element types (complex arrays hold data for "
+                "BLAS and FFT)");
   return detail::reduce_count(a.core(), predicate);
 }
 /// True when some element is non-zero (NaN counts as non-zero); false for an empty array.
 template <class T>
 bool any(const array<T>& a) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::any works on real element types (complex arrays hold data for BLAS and FFT)");
   cl_uint r = 0;
   detail::reduce_all(a.core(), detail::reduce_op::any, &r, "anycl::any");
   return r != 0;
@@ -206,6 +224,9 @@ bool any(const array<T>& a) {
 /// True when every element is non-zero; true for an empty array.
 template <class T>
 bool all(const array<T>& a) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::all works on real element types (complex arrays hold data for BLAS and FFT)");
   cl_uint r = 1;
   detail::reduce_all(a.core(), detail::reduce_op::all, &r, "anycl::all");
   return r != 0;
@@ -225,6 +246,9 @@ struct axis {
 /// axis past dims(). Asynchronous: the result's last_event() is the kernel.
 template <class T>
 array<sum_type_t<T>> sum(const array<T>& a, axis ax) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::sum works on real element types (complex arrays hold data for BLAS and FFT)");
   return array<sum_type_t<T>>(
       detail::reduce_axis(a.core(), ax.index, detail::reduce_op::sum, "anycl::sum"));
 }
@@ -232,11 +256,17 @@ array<sum_type_t<T>> sum(const array<T>& a, axis ax) {
 /// extent 0 with other extents non-zero.
 template <class T>
 array<T> min(const array<T>& a, axis ax) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::min works on real element types (complex arrays hold data for BLAS and FFT)");
   return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::min, "anycl::min"));
 }
 /// Maxima along axis `ax` (NaNs ignored); errors as min(a, axis).
 template <class T>
 array<T> max(const array<T>& a, axis ax) {
+  static_assert(
+      is_real_element_v<T>,
+      "AnyCL: anycl::max works on real element types (complex arrays hold data for BLAS and FFT)");
   return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::max, "anycl::max"));
 }
 
@@ -257,7 +287,7 @@ array<T> max(const array<T>& a, axis ax) {
 /// Copyable; copies share the program.
 template <class T>
 class reduction_kernel {
-  static_assert(is_array_element_v<T>,
+  static_assert(is_real_element_v<T>,
                 "AnyCL: reduction_kernel<T> needs T in int8_t...int64_t, uint8_t...uint64_t, "
                 "float, double");
 

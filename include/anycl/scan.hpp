@@ -57,6 +57,9 @@ ANYCL_EXPORT event scan(const array_core& in, const array_core& out, const scan_
 /// anycl::build_error for a custom operator OpenCL C rejects.
 template <class T>
 event inclusive_scan(const array<T>& in, const array<T>& out, const scan_op& op = {}) {
+  static_assert(is_real_element_v<T>,
+                "AnyCL: anycl::inclusive_scan works on real element types (complex arrays hold "
+                "data for BLAS and FFT)");
   return detail::scan(in.core(), out.core(), op, nullptr, "inclusive_scan");
 }
 
@@ -64,6 +67,9 @@ event inclusive_scan(const array<T>& in, const array<T>& out, const scan_op& op 
 /// inclusive_scan.
 template <class T>
 event exclusive_scan(const array<T>& in, const array<T>& out, T init, const scan_op& op = {}) {
+  static_assert(is_real_element_v<T>,
+                "AnyCL: anycl::exclusive_scan works on real element types (complex arrays hold "
+                "data for BLAS and FFT)");
   return detail::scan(in.core(), out.core(), op, &init, "exclusive_scan");
 }
 

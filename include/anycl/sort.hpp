@@ -34,6 +34,9 @@ ANYCL_EXPORT array_core argsort(const array_core& keys, sort_order order);
 /// std::out_of_range for 2^32 elements or more.
 template <class K>
 event sort(const array<K>& keys, sort_order order = sort_order::ascending) {
+  static_assert(
+      is_real_element_v<K>,
+      "AnyCL: anycl::sort works on real element types (complex arrays hold data for BLAS and FFT)");
   return detail::sort(keys.core(), nullptr, order, "sort");
 }
 
@@ -43,6 +46,9 @@ event sort(const array<K>& keys, sort_order order = sort_order::ascending) {
 template <class K, class V>
 event sort_by_key(const array<K>& keys, const array<V>& values,
                   sort_order order = sort_order::ascending) {
+  static_assert(is_real_element_v<K>,
+                "AnyCL: anycl::sort_by_key works on real element types (complex arrays hold data "
+                "for BLAS and FFT)");
   return detail::sort(keys.core(), &values.core(), order, "sort_by_key");
 }
 
@@ -51,6 +57,9 @@ event sort_by_key(const array<K>& keys, const array<V>& values,
 /// the keys' queue. Throws as sort.
 template <class K>
 array<std::uint32_t> argsort(const array<K>& keys, sort_order order = sort_order::ascending) {
+  static_assert(is_real_element_v<K>,
+                "AnyCL: anycl::argsort works on real element types (complex arrays hold data for "
+                "BLAS and FFT)");
   return array<std::uint32_t>(detail::argsort(keys.core(), order));
 }
 

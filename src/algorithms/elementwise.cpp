@@ -462,6 +462,9 @@ bool convert_scalar_arg(const call_arg& a, scalar_type t, unsigned char* out) {
       return convert_to<float>(a, out);
     case scalar_type::f64:
       return convert_to<double>(a, out);
+    case scalar_type::c64:  // parameter lists name real types only
+    case scalar_type::c128:
+      break;
   }
   return false;
 }

@@ -122,6 +122,8 @@ void define_limits(build_options& o, scalar_type t) {
       break;
     case scalar_type::f32:
     case scalar_type::f64:
+    case scalar_type::c64:  // never reduced (the templates take real types only)
+    case scalar_type::c128:
       return;  // fmin/fmax with NaN as the neutral element
   }
   o.define("ANYCL_LOWEST", lo);
@@ -628,6 +630,9 @@ void convert_scalar(scalar_type from, const unsigned char* src, scalar_type to, 
       v = x;
       break;
     }
+    case scalar_type::c64:  // parameter lists name real types only
+    case scalar_type::c128:
+      break;
   }
   auto put = [&](auto tag) {
     using D = decltype(tag);
@@ -673,6 +678,9 @@ void convert_scalar(scalar_type from, const unsigned char* src, scalar_type to, 
       return put(float{});
     case scalar_type::f64:
       return put(double{});
+    case scalar_type::c64:  // parameter lists name real types only
+    case scalar_type::c128:
+      return;
   }
 }
 

@@ -21,6 +21,8 @@ const char* unsigned_name(std::size_t bytes) {
       return "ushort";
     case 4:
       return "uint";
+    case 16:
+      return "ulong2";  // std::complex<double> values
     default:
       return "ulong";
   }
