@@ -199,3 +199,63 @@ TEST_CASE("fft: a plan can be moved and transforms after the move", "[transform]
   CHECK(std::abs(got[0] - std::complex<float>(8, 0)) < 1e-5);
   for (std::size_t k = 1; k < 8; ++k) CHECK(std::abs(got[k]) < 1e-5);
 }
+
+TEST_CASE("fft: complex and real arrays, after their last commands, recorded on both",
+          "[transform]") {
+  anycl::test::env e;
+  const std::uint32_t seed = 131;
+  INFO("seed " << seed);
+  const std::vector<cd> x = anycl::test::random_values(6 * 10, false, seed);
+  std::vector<std::complex<float>> xf(x.begin(), x.end());
+  auto in = anycl::array<std::complex<float>>::from_host(e.queue, xf, anycl::shape{6, 10});
+  auto out = anycl::array<std::complex<float>>::zeros(e.queue, anycl::shape{6, 10});
+  anycl::fft::plan p(e.queue, plan_desc::c2c({6, 10}));
+  anycl::event done = p.execute(in, out);
+  CHECK(in.last_event().get() == done.get());
+  CHECK(out.last_event().get() == done.get());
+  const std::vector<std::complex<float>> got = out.to_host();
+  const std::vector<cd> want = anycl::test::host_dft(x, {6, 10}, -1);
+  CHECK(anycl::test::relative_error(std::vector<cd>(got.begin(), got.end()), want) < 2e-5);
+
+  // Real input, half spectrum out; the input array's fill runs before the transform.
+  const std::vector<cd> r = anycl::test::random_values(16, true, seed + 1);
+  auto real_in = anycl::array<float>::zeros(e.queue, anycl::shape(16));
+  std::vector<float> rf(16);
+  for (std::size_t i = 0; i < 16; ++i) rf[i] = static_cast<float>(r[i].real());
+  real_in.assign(anycl::array<float>::from_host(e.queue, rf));
+  auto half = anycl::array<std::complex<float>>::zeros(e.queue, anycl::shape(9));
+  anycl::fft::plan rp(e.queue, plan_desc::r2c({16}));
+  rp.execute(real_in, half);
+  const std::vector<std::complex<float>> spectrum = half.to_host();
+  const std::vector<cd> full = anycl::test::host_dft(r, {16}, -1);
+  for (std::size_t k = 0; k < 9; ++k) {
+    INFO("k " << k);
+    CHECK(std::abs(cd(spectrum[k]) - full[k]) < 1e-4);
+  }
+  // An array of the wrong element type is refused before clFFT.
+  CHECK_THROWS_MATCHES(rp.execute(half, half), std::invalid_argument,
+                       anycl::test::what(Catch::Matchers::Contains(
+                           "holds float, got a view of std::complex<float>")));
+}
+
+TEST_CASE("fft: the README example", "[transform]") {
+  anycl::test::env e;
+  const anycl::command_queue& q = e.queue;
+  anycl::fft::plan_desc d = anycl::fft::plan_desc::r2c({6, 10});  // real 6x10 -> complex 6x6
+  d.batch = 4;
+  anycl::fft::plan p(q, d);
+  auto x = anycl::array<float>::zeros(q, anycl::shape{4, 6, 10});
+  auto X = anycl::array<std::complex<float>>::zeros(q, anycl::shape{4, 6, 6});
+  x.fill(1.0f);
+  p.execute(x, X);
+  // Read before the inverse: a complex-to-real transform may overwrite its input.
+  const std::vector<std::complex<float>> spectrum = X.to_host();
+  auto inv = anycl::fft::plan(q, anycl::fft::plan_desc::c2r({6, 10}));  // batch 1: X[0] back
+  auto back = anycl::array<float>::zeros(q, anycl::shape{6, 10});
+  inv.execute(X.slice(0, 1).reshape({6, 6}), back);
+  for (std::size_t b = 0; b < 4; ++b) {
+    CHECK(std::abs(spectrum[b * 36] - std::complex<float>(60, 0)) < 1e-4);  // the DC bin
+    for (std::size_t k = 1; k < 36; ++k) CHECK(std::abs(spectrum[b * 36 + k]) < 1e-4);
+  }
+  for (float v : back.to_host()) CHECK(std::abs(v - 1.0f) < 1e-5);
+}
