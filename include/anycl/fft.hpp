@@ -117,15 +117,19 @@ class ANYCL_EXPORT library_guard {
   bool held_ = false;
 };
 
-/// The smallest length >= n and the largest length <= n that clFFT transforms (products of 2, 3,
-/// 5, 7, 11 and 13); both are n when n is one. below is 0 for n = 0.
+/// The lengths nearest to one clFFT cannot transform.
 struct supported_lengths {
   std::size_t below = 0, above = 0;
 };
+/// The largest length <= n (below) and the smallest length >= n (above) that clFFT transforms
+/// (products of 2, 3, 5, 7, 11 and 13); both are n when n is supported, below is 0 for n = 0.
+/// The message of a plan refused for its length names them.
 ANYCL_EXPORT supported_lengths nearest_supported(std::size_t n);
 /// True when clFFT 2.12.2 has kernels for length `n` (n >= 1 and a product of 2, 3, 5, 7, 11, 13).
 ANYCL_EXPORT bool is_supported_length(std::size_t n) noexcept;
 
+/// The element types a transform reads and writes: float and double on real sides,
+/// std::complex<float> and std::complex<double> on complex sides.
 template <class T>
 inline constexpr bool is_fft_element_v =
     std::is_same_v<T, float> || std::is_same_v<T, double> ||
