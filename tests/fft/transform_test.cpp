@@ -259,3 +259,12 @@ TEST_CASE("fft: the README example", "[transform]") {
   }
   for (float v : back.to_host()) CHECK(std::abs(v - 1.0f) < 1e-5);
 }
+
+TEST_CASE("fft: a plan that needs a temporary buffer owns one", "[transform]") {
+  anycl::test::env e;
+  // 143 = 11 * 13: clFFT runs it in two passes through a temporary buffer (1144 bytes).
+  anycl::fft::plan p(e.queue, plan_desc::c2c({143}));
+  CHECK(p.temp_bytes() >= 143 * sizeof(std::complex<float>));
+  for (std::uint32_t run = 0; run < 2; ++run)
+    check_plan<float>(e, plan_desc::c2c({143}), 141 + run);
+}
