@@ -8,6 +8,7 @@ packages=(
   opencl-headers ocl-icd-opencl-dev            # OpenCL headers and the ICD loader
   pocl-opencl-icd                              # an OpenCL driver for the CPU
   libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL
+  libfftw3-dev                                 # FFTW3f: the fft benchmarks' host reference
   catch2 libbenchmark-dev                      # tests and benchmarks
   libopenblas-dev                              # anycl-bench's host gemm (not linked by the library)
   clinfo                                       # checks the OpenCL installation

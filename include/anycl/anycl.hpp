@@ -13,6 +13,7 @@
 #include "anycl/elementwise.hpp"
 #include "anycl/error.hpp"
 #include "anycl/event.hpp"
+#include "anycl/fft.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"
 #include "anycl/nd_range.hpp"

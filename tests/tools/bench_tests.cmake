@@ -37,6 +37,8 @@ anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
                   array_spmv_vs_raw
                   sgemm_128 dgemm_128 sgemm_128_vs_host dgemm_128_vs_host
+                  fft_c2c fft_c2c_vs_host fft_r2c fft_r2c_vs_host
+                  fft_batched fft_batched_vs_host
                   "first result, cold" "first result, anycl cache warm"
                   "first result, pocl cache warm"
                   "first result, anycl cache warm vs pocl cache warm")
@@ -124,6 +126,15 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
 anycl_tool_test(tool-bench-array-list 0
   "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
+
+# --- the fft family (--quick sizes): the lines of all three, a forced failure ---
+anycl_tool_test(tool-bench-fft 0
+  "^fft_c2c: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_r2c: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_batched: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_c2c_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nfft_r2c_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nfft_batched_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^fft_ --repetitions 1)
+anycl_tool_test(tool-bench-fft-forced-failure 1
+  "fft_r2c: FAILED: anycl: wrong bin [0-9]+ of transform 0: .*\\(forced by ANYCL_BENCH_FAIL\\)\nfft_r2c_vs_host: FAILED: .*anycl-bench: FAILED: fft_r2c \\(not timed"
+  CMD ${bench} --quick --repetitions 1 --filter ^fft_r2c$
+  ENV ANYCL_BENCH_FAIL=fft_r2c)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---
 anycl_tool_test(tool-bench-first-result 0

@@ -33,6 +33,9 @@ struct settings {
   std::size_t spmv_rows = std::size_t{1} << 20;       ///< rows (and columns) of array_spmv
   std::vector<std::size_t> sgemm_sizes{1024, 2048};   ///< n of each sgemm_<n> (n x n matrices)
   std::vector<std::size_t> dgemm_sizes{1024};         ///< n of each dgemm_<n>
+  std::size_t fft_points = std::size_t{1} << 20;      ///< points of fft_c2c and fft_r2c
+  std::size_t fft_batch_points = 1024;                ///< points per transform of fft_batched
+  std::size_t fft_batch = 1024;                       ///< transforms of fft_batched
 };
 
 /// A correctness check failed: the message says which path and what was wrong.
@@ -58,9 +61,10 @@ struct path {
 enum class unit_kind {
   microseconds_per_item,  ///< "us": seconds per iteration / items per iteration; lower is better
   gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
-  milliseconds,           ///< "ms": measured by the benchmark itself; lower is better
-  megakeys_per_second,    ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
-  gigaflops_per_second    ///< "GFLOP/s": operations per iteration / seconds / 1e9; higher
+  milliseconds,  ///< "ms": per iteration (timed) or measured by the benchmark itself; lower is
+                 ///< better
+  megakeys_per_second,   ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
+  gigaflops_per_second  ///< "GFLOP/s": operations per iteration / seconds / 1e9; higher
 };
 const char* unit_name(unit_kind u);
 bool higher_is_better(unit_kind u);
@@ -125,6 +129,9 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// sgemm_<n>, dgemm_<n> (GFLOP/s): anycl::blas::gemm against a direct CLBlast call on the same
 /// buffers and OpenBLAS on the host.
 void add_blas_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// fft_c2c, fft_r2c, fft_batched (ms): anycl::fft against clFFT called directly on the same
+/// buffers and FFTW3f on the host.
+void add_fft_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// first_result: time to first result of a fresh process (child processes).
 void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s);
 

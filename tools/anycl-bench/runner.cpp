@@ -140,6 +140,7 @@ double figure(const benchmark& b, double seconds) {
   if (b.unit == unit_kind::gigabytes_per_second) return b.items_per_iteration / seconds / 1e9;
   if (b.unit == unit_kind::megakeys_per_second) return b.items_per_iteration / seconds / 1e6;
   if (b.unit == unit_kind::gigaflops_per_second) return b.items_per_iteration / seconds / 1e9;
+  if (b.unit == unit_kind::milliseconds) return seconds / b.items_per_iteration * 1e3;
   return seconds / b.items_per_iteration * 1e6;
 }
 

@@ -44,6 +44,10 @@ constexpr std::size_t quick_sort_keys = std::size_t{1} << 20;
 constexpr std::size_t quick_spmv_rows = std::size_t{1} << 16;
 // gemm: 1024 and 2048 (sgemm), 1024 (dgemm); --quick uses 128 (CLBlast's kernels still compile).
 constexpr std::size_t quick_gemm_size = 128;
+// The FFTs: 2^20 points and 1024 x 1024 batched; --quick: 2^12 points and 64 x 256.
+constexpr std::size_t quick_fft_points = std::size_t{1} << 12;
+constexpr std::size_t quick_fft_batch_points = 256;
+constexpr std::size_t quick_fft_batch = 64;
 // 1 MiB sits in a CPU's caches and shows per-call costs; 64 MiB is twice the 32 MiB last-level
 // cache of the CI machine (and beyond most GPUs' caches), so it shows memory bandwidth.
 const std::vector<std::size_t> transfer_sizes = {std::size_t{1} << 20, std::size_t{64} << 20};
@@ -132,6 +136,9 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
     s.spmv_rows = quick_spmv_rows;
     s.sgemm_sizes = {quick_gemm_size};
     s.dgemm_sizes = {quick_gemm_size};
+    s.fft_points = quick_fft_points;
+    s.fft_batch_points = quick_fft_batch_points;
+    s.fft_batch = quick_fft_batch;
   }
   s.first_result_runs =
       args.number("first-result-runs", args.has("first-result") ? default_first_result_runs
