@@ -63,7 +63,7 @@ enum class unit_kind {
   gigabytes_per_second,   ///< "GB/s": bytes per iteration / seconds (1 GB = 1e9 bytes); higher
   milliseconds,  ///< "ms": per iteration (timed) or measured by the benchmark itself; lower is
                  ///< better
-  megakeys_per_second,   ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
+  megakeys_per_second,  ///< "Mkeys/s": keys per iteration / seconds / 1e6; higher is better
   gigaflops_per_second  ///< "GFLOP/s": operations per iteration / seconds / 1e9; higher
 };
 const char* unit_name(unit_kind u);
