@@ -110,4 +110,27 @@ bool skip_double(const anycl::test::env& e) {
   return false;
 }
 
+/// A host matrix placed in a device buffer with an offset and a padded leading dimension.
+template <class T>
+struct placed {
+  std::size_t rows, cols, ld, off;
+  layout lay;
+  std::vector<T> host;
+  anycl::buffer buf;
+  placed(const anycl::context& ctx, std::size_t r, std::size_t c, layout l, std::size_t pad,
+         std::size_t offset, std::uint32_t seed)
+      : rows(r), cols(c), ld((l == layout::row_major ? c : r) + pad), off(offset), lay(l) {
+    const std::size_t major = l == layout::row_major ? r : c;
+    host = random<T>(off + (major == 0 ? 0 : (major - 1) * ld + ld - pad) + 3, seed);
+    buf = anycl::buffer::from(ctx, host);
+  }
+  anycl::blas::matrix_view<T> view() const {
+    return anycl::blas::matrix_view<T>(anycl::buffer_view<T>(buf, off, host.size() - off), rows,
+                                       cols, ld, lay);
+  }
+  std::vector<T> read(const anycl::command_queue& q) const {
+    return q.read(anycl::buffer_view<T>(buf));
+  }
+};
+
 }  // namespace anycl::test::blas_ref

@@ -16,29 +16,6 @@ using blas::transpose;
 
 namespace {
 
-// A host matrix placed in a device buffer with an offset and a padded leading dimension.
-template <class T>
-struct placed {
-  std::size_t rows, cols, ld, off;
-  layout lay;
-  std::vector<T> host;
-  anycl::buffer buf;
-  placed(const anycl::context& ctx, std::size_t r, std::size_t c, layout l, std::size_t pad,
-         std::size_t offset, std::uint32_t seed)
-      : rows(r), cols(c), ld((l == layout::row_major ? c : r) + pad), off(offset), lay(l) {
-    const std::size_t major = l == layout::row_major ? r : c;
-    host = ref::random<T>(off + (major == 0 ? 0 : (major - 1) * ld + ld - pad) + 3, seed);
-    buf = anycl::buffer::from(ctx, host);
-  }
-  blas::matrix_view<T> view() const {
-    return blas::matrix_view<T>(anycl::buffer_view<T>(buf, off, host.size() - off), rows, cols, ld,
-                                lay);
-  }
-  std::vector<T> read(const anycl::command_queue& q) const {
-    return q.read(anycl::buffer_view<T>(buf));
-  }
-};
-
 template <class T>
 void check_gemm(const anycl::test::env& e, std::size_t m, std::size_t n, std::size_t k,
                 transpose ta, transpose tb, layout la, layout lb, layout lc, std::size_t pad,
@@ -47,9 +24,9 @@ void check_gemm(const anycl::test::env& e, std::size_t m, std::size_t n, std::si
             << " layouts " << int(la) << int(lb) << int(lc) << " pad " << pad << " off " << off
             << " seed " << seed);
   const bool at = ta != transpose::none, bt = tb != transpose::none;
-  placed<T> a(e.ctx, at ? k : m, at ? m : k, la, pad, off, seed);
-  placed<T> b(e.ctx, bt ? n : k, bt ? k : n, lb, pad + 1, off + 2, seed + 1);
-  placed<T> c(e.ctx, m, n, lc, pad, off + 1, seed + 2);
+  ref::placed<T> a(e.ctx, at ? k : m, at ? m : k, la, pad, off, seed);
+  ref::placed<T> b(e.ctx, bt ? n : k, bt ? k : n, lb, pad + 1, off + 2, seed + 1);
+  ref::placed<T> c(e.ctx, m, n, lc, pad, off + 1, seed + 2);
   const T alpha = T(1.5f), beta = T(-0.5f);
   blas::gemm(e.queue, ta, tb, alpha, a.view(), b.view(), beta, c.view()).wait();
   std::vector<T> want = c.host;

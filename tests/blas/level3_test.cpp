@@ -14,38 +14,11 @@ namespace ref = anycl::test::blas_ref;
 using blas::layout;
 using blas::transpose;
 
-namespace {
-
-// A host matrix placed in a device buffer with an offset and a padded leading dimension.
-template <class T>
-struct placed {
-  std::size_t rows, cols, ld, off;
-  layout lay;
-  std::vector<T> host;
-  anycl::buffer buf;
-  placed(const anycl::context& ctx, std::size_t r, std::size_t c, layout l, std::size_t pad,
-         std::size_t offset, std::uint32_t seed)
-      : rows(r), cols(c), ld((l == layout::row_major ? c : r) + pad), off(offset), lay(l) {
-    const std::size_t major = l == layout::row_major ? r : c;
-    host = ref::random<T>(off + (major == 0 ? 0 : (major - 1) * ld + ld - pad) + 3, seed);
-    buf = anycl::buffer::from(ctx, host);
-  }
-  blas::matrix_view<T> view() const {
-    return blas::matrix_view<T>(anycl::buffer_view<T>(buf, off, host.size() - off), rows, cols, ld,
-                                lay);
-  }
-  std::vector<T> read(const anycl::command_queue& q) const {
-    return q.read(anycl::buffer_view<T>(buf));
-  }
-};
-
-}  // namespace
-
 TEST_CASE("blas: gemm waits for its wait list and orders after it", "[level3]") {
   anycl::test::env e;
-  placed<float> a(e.ctx, 3, 3, layout::row_major, 0, 0, 1);
-  placed<float> b(e.ctx, 3, 3, layout::row_major, 0, 0, 2);
-  placed<float> c(e.ctx, 3, 3, layout::row_major, 0, 0, 3);
+  ref::placed<float> a(e.ctx, 3, 3, layout::row_major, 0, 0, 1);
+  ref::placed<float> b(e.ctx, 3, 3, layout::row_major, 0, 0, 2);
+  ref::placed<float> c(e.ctx, 3, 3, layout::row_major, 0, 0, 3);
   anycl::user_event gate(e.ctx);
   // The fill of A waits on the gate; gemm must see the filled A.
   anycl::event fill = e.queue.fill(anycl::buffer_view<float>(a.buf), 2.0f, {gate});
@@ -85,7 +58,8 @@ TEST_CASE("blas: gemm_batched against a host loop per matrix", "[level3]") {
 namespace {
 
 // The full matrix a symmetric/triangular routine sees, from the stored triangle.
-std::vector<float> dense_of(const placed<float>& a, blas::triangle tri, bool symmetric, bool unit) {
+std::vector<float> dense_of(const ref::placed<float>& a, blas::triangle tri, bool symmetric,
+                            bool unit) {
   const std::size_t n = a.rows;
   std::vector<float> d(n * n, 0.0f);
   for (std::size_t i = 0; i < n; ++i)
@@ -112,9 +86,9 @@ TEST_CASE("blas: symm and syrk against host loops", "[level3]") {
         INFO("symm layout " << int(la) << " tri " << int(tri) << " side " << int(sd) << " seed "
                             << seed);
         const std::size_t m = 4, n = 3, na = sd == blas::side::left ? m : n;
-        placed<float> a(e.ctx, na, na, la, 1, 2, seed++);
-        placed<float> b(e.ctx, m, n, layout::row_major, 2, 1, seed++);
-        placed<float> c(e.ctx, m, n, layout::row_major, 0, 3, seed++);
+        ref::placed<float> a(e.ctx, na, na, la, 1, 2, seed++);
+        ref::placed<float> b(e.ctx, m, n, layout::row_major, 2, 1, seed++);
+        ref::placed<float> c(e.ctx, m, n, layout::row_major, 0, 3, seed++);
         blas::symm(e.queue, sd, tri, 1.0f, a.view(), b.view(), 2.0f, c.view()).wait();
         const auto full = dense_of(a, tri, true, false);
         std::vector<float> want = c.host;
@@ -132,9 +106,9 @@ TEST_CASE("blas: symm and syrk against host loops", "[level3]") {
         INFO("syrk layout " << int(la) << " ta " << int(ta) << " tri " << int(tri) << " seed "
                             << seed);
         const std::size_t n = 5, k = 3;
-        placed<float> a(e.ctx, ta == transpose::none ? n : k, ta == transpose::none ? k : n, la, 1,
-                        1, seed++);
-        placed<float> c(e.ctx, n, n, layout::col_major, 2, 0, seed++);
+        ref::placed<float> a(e.ctx, ta == transpose::none ? n : k, ta == transpose::none ? k : n,
+                             la, 1, 1, seed++);
+        ref::placed<float> c(e.ctx, n, n, layout::col_major, 2, 0, seed++);
         blas::syrk(e.queue, tri, ta, 0.5f, a.view(), 1.0f, c.view()).wait();
         const transpose tb = ta == transpose::none ? transpose::trans : transpose::none;
         std::vector<float> full = c.host;
@@ -164,11 +138,11 @@ TEST_CASE("blas: trmm and trsm against host loops (trsm undoes trmm)", "[level3]
           INFO("layout " << int(la) << " side " << int(sd) << " tri " << int(tri) << " ta "
                          << int(ta) << " diag " << int(dg) << " seed " << seed);
           const std::size_t m = 5, n = 3, na = sd == blas::side::left ? m : n;
-          placed<float> a(e.ctx, na, na, la, 1, 1, seed++);
+          ref::placed<float> a(e.ctx, na, na, la, 1, 1, seed++);
           // A well-conditioned triangle: a dominant diagonal.
           for (std::size_t i = 0; i < na; ++i) a.host[a.off + ref::pos(la, a.ld, i, i)] += 4.0f;
           a.buf = anycl::buffer::from(e.ctx, a.host);
-          placed<float> b(e.ctx, m, n, layout::row_major, 1, 2, seed++);
+          ref::placed<float> b(e.ctx, m, n, layout::row_major, 1, 2, seed++);
           const auto t = dense_of(a, tri, false, dg == blas::diagonal::unit);
           std::vector<float> want = b.host;
           std::vector<float> zero(b.host.size(), 0.0f);
