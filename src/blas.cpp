@@ -252,19 +252,6 @@ const char* routine_name(blas_routine r) {
   return "anycl::blas";
 }
 
-std::size_t element_size(blas_type t) {
-  switch (t) {
-    case blas_type::f32:
-      return 4;
-    case blas_type::f64:
-    case blas_type::c64:
-      return 8;
-    case blas_type::c128:
-      return 16;
-  }
-  return 0;
-}
-
 const char* layout_name(blas::layout l) {
   return l == blas::layout::row_major ? "row-major" : "column-major";
 }
@@ -414,9 +401,8 @@ void same_size(const blas_call& c) {
 }
 
 // The transpose as CLBlast should see it for this precision (conj of a real matrix is a no-op).
-blas::transpose real_aware(blas::transpose t, blas_type type) {
-  if (t == blas::transpose::conj_trans && (type == blas_type::f32 || type == blas_type::f64))
-    return blas::transpose::trans;
+blas::transpose real_aware(blas::transpose t, scalar_type type) {
+  if (t == blas::transpose::conj_trans && !is_complex(type)) return blas::transpose::trans;
   return t;
 }
 
@@ -744,14 +730,16 @@ clblast::StatusCode call_typed(const blas_call& c, const plan& p, cl_command_que
 clblast::StatusCode call_clblast(const blas_call& c, const plan& p, cl_command_queue* q,
                                  cl_event* ev) {
   switch (c.type) {
-    case blas_type::f32:
+    case scalar_type::f32:
       return call_typed<float>(c, p, q, ev);
-    case blas_type::f64:
+    case scalar_type::f64:
       return call_typed<double>(c, p, q, ev);
-    case blas_type::c64:
+    case scalar_type::c64:
       return call_typed<std::complex<float>>(c, p, q, ev);
-    case blas_type::c128:
+    case scalar_type::c128:
       return call_typed<std::complex<double>>(c, p, q, ev);
+    default:  // the templates admit no other type
+      break;
   }
   return clblast::StatusCode::kNotImplemented;
 }
@@ -787,7 +775,7 @@ event blas_run(const command_queue& queue, const blas_call& call, const std::vec
   }
   if (p.zero_out) {
     const std::size_t es =
-        call.routine == blas_routine::amax ? sizeof(cl_uint) : element_size(call.type);
+        call.routine == blas_routine::amax ? sizeof(cl_uint) : size_of(call.type);
     const unsigned char zero[16] = {};
     return queue.fill_bytes(*call.result.buf, call.result.offset * es, es, zero, es, waits);
   }
@@ -800,7 +788,7 @@ event blas_run(const command_queue& queue, const blas_call& call, const std::vec
   clblast::StatusCode status = clblast::StatusCode::kSuccess;
   if (call.routine == blas_routine::amax && (call.x.offset != 0 || call.x.inc != 1)) {
     // CLBlast's Amax returns offset + i * inc; on a dense copy that is i.
-    const anycl::buffer dense(queue.context(), p.n * element_size(call.type));
+    const anycl::buffer dense(queue.context(), p.n * size_of(call.type));
     blas_call copy = call;
     copy.routine = blas_routine::copy;
     copy.y = {&dense, 0, p.n, p.n, 1};

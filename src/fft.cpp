@@ -219,31 +219,20 @@ const char* kind_name(fft::transform k) {
   return "?";
 }
 
-const char* element_name(fft_element e) {
+const char* element_name(scalar_type e) {
   switch (e) {
-    case fft_element::f32:
+    case scalar_type::f32:
       return "float";
-    case fft_element::f64:
+    case scalar_type::f64:
       return "double";
-    case fft_element::c64:
+    case scalar_type::c64:
       return "std::complex<float>";
-    case fft_element::c128:
+    case scalar_type::c128:
       return "std::complex<double>";
+    default:  // fft_element_of admits no other type
+      break;
   }
   return "?";
-}
-
-std::size_t element_bytes(fft_element e) {
-  switch (e) {
-    case fft_element::f32:
-      return 4;
-    case fft_element::f64:
-    case fft_element::c64:
-      return 8;
-    case fft_element::c128:
-      return 16;
-  }
-  return 0;
 }
 
 std::string list(const std::vector<std::size_t>& v) {
@@ -277,7 +266,7 @@ bool mul_add(std::size_t a, std::size_t b, std::size_t c, std::size_t& out) {
 struct side {
   std::vector<std::size_t> lengths, strides;
   std::size_t distance = 0;
-  fft_element type = fft_element::c64;
+  scalar_type type = scalar_type::c64;
   std::size_t elements = 0;  // the furthest element touched + 1
   bool padded = false;       // dense in-place real rows, padded to 2 * (n/2 + 1)
 };
@@ -320,18 +309,18 @@ void complete_side(const fft::plan_desc& d, side& s, const std::vector<std::size
   s.elements = last + 1;
   // The extent in bytes must fit too.
   std::size_t bytes = 0;
-  if (!mul_add(s.elements, element_bytes(s.type), 0, bytes))
+  if (!mul_add(s.elements, size_of(s.type), 0, bytes))
     bad_desc(d, cat(which, " extent overflows size_t"));
 }
 
-fft_element real_of(fft::precision p) {
-  return p == fft::precision::f32 ? fft_element::f32 : fft_element::f64;
+scalar_type real_of(fft::precision p) {
+  return p == fft::precision::f32 ? scalar_type::f32 : scalar_type::f64;
 }
-fft_element complex_of(fft::precision p) {
-  return p == fft::precision::f32 ? fft_element::c64 : fft_element::c128;
+scalar_type complex_of(fft::precision p) {
+  return p == fft::precision::f32 ? scalar_type::c64 : scalar_type::c128;
 }
 
-bool is_real(fft_element e) { return e == fft_element::f32 || e == fft_element::f64; }
+bool is_real(scalar_type e) { return !is_complex(e); }
 
 }  // namespace
 
@@ -567,7 +556,7 @@ event fft_plan_state::run(const command_queue& queue, const fft_operand& in_op,
 
   // Every extent, before clFFT sees a buffer.
   auto need = [&](const fft_operand& o, const side& s, const char* side_name) {
-    const std::size_t elem = element_bytes(s.type);
+    const std::size_t elem = size_of(s.type);
     const std::size_t need_bytes = s.elements * elem;  // checked not to overflow in the desc
     if (o.bytes < need_bytes)
       throw std::out_of_range(cat(
@@ -582,8 +571,8 @@ event fft_plan_state::run(const command_queue& queue, const fft_operand& in_op,
     need(in_op, in, "input");
     need(out_op, out, "output");
     if (in_op.buf->get() == out_op.buf->get()) {
-      const std::size_t in_end = in_op.offset + in.elements * element_bytes(in.type);
-      const std::size_t out_end = out_op.offset + out.elements * element_bytes(out.type);
+      const std::size_t in_end = in_op.offset + in.elements * size_of(in.type);
+      const std::size_t out_end = out_op.offset + out.elements * size_of(out.type);
       if (in_op.offset < out_end && out_op.offset < in_end)
         throw std::invalid_argument(where +
                                     "the input and output of an out-of-place plan "

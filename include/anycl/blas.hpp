@@ -174,20 +174,6 @@ class vector_view {
 
 namespace detail {
 
-/// The precision of a BLAS call.
-enum class blas_type : unsigned char { f32, f64, c64, c128 };
-template <class T>
-constexpr blas_type blas_type_of() noexcept {
-  if constexpr (std::is_same_v<T, float>)
-    return blas_type::f32;
-  else if constexpr (std::is_same_v<T, double>)
-    return blas_type::f64;
-  else if constexpr (std::is_same_v<T, std::complex<float>>)
-    return blas_type::c64;
-  else
-    return blas_type::c128;
-}
-
 /// The routines behind blas::*.
 enum class blas_routine {
   axpy,
@@ -230,7 +216,7 @@ struct blas_vector {
 /// Everything one call needs; unused members stay default.
 struct blas_call {
   blas_routine routine = blas_routine::gemm;
-  blas_type type = blas_type::f32;
+  scalar_type type = scalar_type::f32;  ///< f32, f64, c64 or c128
   blas::transpose ta = blas::transpose::none, tb = blas::transpose::none;
   blas::triangle tri = blas::triangle::upper;
   blas::side sd = blas::side::left;
@@ -276,7 +262,7 @@ template <class T>
 blas_call make_call(blas_routine r) {
   blas_call c;
   c.routine = r;
-  c.type = blas_type_of<T>();
+  c.type = scalar_type_of<T>();
   return c;
 }
 

@@ -141,22 +141,13 @@ class plan;
 
 namespace detail {
 
-/// The element type of one side of a transform.
-enum class fft_element { f32, f64, c64, c128 };
-
+/// The element type of one side of a transform (f32, f64, c64 or c128).
 template <class T>
-constexpr fft_element fft_element_of() noexcept {
+constexpr scalar_type fft_element_of() noexcept {
   static_assert(fft::is_fft_element_v<T>,
                 "anycl::fft: data must be float, double, std::complex<float> or "
                 "std::complex<double>");
-  if constexpr (std::is_same_v<T, float>)
-    return fft_element::f32;
-  else if constexpr (std::is_same_v<T, double>)
-    return fft_element::f64;
-  else if constexpr (std::is_same_v<T, std::complex<float>>)
-    return fft_element::c64;
-  else
-    return fft_element::c128;
+  return scalar_type_of<T>();
 }
 
 /// One buffer a transform reads or writes: bytes [offset, offset + bytes) of `buf`.
@@ -164,7 +155,7 @@ struct fft_operand {
   const anycl::buffer* buf = nullptr;
   std::size_t offset = 0;  ///< bytes
   std::size_t bytes = 0;
-  fft_element type = fft_element::c64;
+  scalar_type type = scalar_type::c64;
   const char* role = "input";  ///< "input", "output" or "data" (in-place), for messages
 };
 
