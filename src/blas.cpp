@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <complex>
-#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +16,8 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+
+#include "size_math.hpp"
 
 namespace anycl {
 
@@ -347,15 +348,6 @@ std::string shapes(const blas_call& c) {
 }
 [[noreturn]] void fail_range(const blas_call& c, const std::string& what) {
   throw std::out_of_range(std::string(routine_name(c.routine)) + ": " + what + " " + shapes(c));
-}
-
-// a * b + d, or nothing on overflow.
-bool mul_add(std::size_t a, std::size_t b, std::size_t d, std::size_t& out) {
-  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-  if (b != 0 && a > max / b) return false;
-  if (a * b > max - d) return false;
-  out = a * b + d;
-  return true;
 }
 
 std::string dims(std::size_t r, std::size_t c) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "size_math.hpp"
 
 namespace anycl {
 
@@ -253,13 +254,6 @@ std::string describe(const fft::plan_desc& d) {
 
 [[noreturn]] void bad_desc(const fft::plan_desc& d, const std::string& what) {
   throw std::invalid_argument("anycl::fft::plan: " + what + " (" + describe(d) + ")");
-}
-
-// a * b + c, or nullopt-like false on overflow.
-bool mul_add(std::size_t a, std::size_t b, std::size_t c, std::size_t& out) {
-  if (b != 0 && a > (std::numeric_limits<std::size_t>::max() - c) / b) return false;
-  out = a * b + c;
-  return true;
 }
 
 // One side of a transform: lengths, strides and distance (row-major, in its own elements).
