@@ -875,11 +875,9 @@ blas_matrix blas_batch_of(const array_core& a, const char* routine, const char* 
 
 event blas_run_arrays(const blas_call& call, std::initializer_list<const array_core*> arrays,
                       const array_core& out, const std::vector<event>& wait) {
+  // Every array has passed require_array (not empty, the right number of dimensions) when the
+  // matrix or vector was made from it.
   const char* routine = routine_name(call.routine);
-  for (const array_core* a : arrays)
-    if (!a->valid())
-      throw std::invalid_argument(std::string(routine) +
-                                  ": an array is empty (default-constructed)");
   const cl_context ctx = out.queue().context().get();
   for (const array_core* a : arrays)
     if (a->queue().context().get() != ctx)
