@@ -5,6 +5,7 @@
 // cache released with the last buffer of a context.
 #include <unistd.h>
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -182,6 +183,34 @@ TEST_CASE("blas: buffers of another context and arrays of the wrong layout are r
                       std::invalid_argument, Contains("A must be a 2-D array, not (4)"));
   REQUIRE_THROWS_WHAT(blas::axpy(1.0f, a, v), std::invalid_argument,
                       Contains("anycl::blas::axpy: x must be a 1-D array, not (4, 4)"));
+  REQUIRE_THROWS_WHAT(
+      blas::gemm(transpose::none, transpose::none, 1.0f, anycl::array<float>(), a, 0.0f, a),
+      std::invalid_argument, Contains("anycl::blas::gemm: A is empty (default-constructed)"));
+}
+
+TEST_CASE("blas: zero inner dimensions, symm's B layout and syrk's transpose are refused",
+          "[errors]") {
+  anycl::test::env e;
+  auto buf = anycl::buffer(e.ctx, 64 * sizeof(float));
+  const anycl::buffer_view<float> all(buf);
+  REQUIRE_THROWS_WHAT(
+      blas::gemv(e.queue, transpose::none, 1.0f, mat(buf, 3, 0), blas::vector_view<float>(all, 0),
+                 0.0f, blas::vector_view<float>(all, 3)),
+      std::invalid_argument,
+      Contains("anycl::blas::gemv: op(A) has 0 columns") && Contains("A 3x0"));
+  REQUIRE_THROWS_WHAT(blas::syrk(e.queue, blas::triangle::upper, transpose::none, 1.0f,
+                                 mat(buf, 2, 0), 0.0f, mat(buf, 2, 2)),
+                      std::invalid_argument, Contains("anycl::blas::syrk: k is 0"));
+  REQUIRE_THROWS_WHAT(
+      blas::symm(e.queue, blas::side::left, blas::triangle::upper, 1.0f, mat(buf, 2, 2),
+                 mat(buf, 2, 3, 0, layout::col_major), 0.0f, mat(buf, 2, 3)),
+      std::invalid_argument, Contains("anycl::blas::symm: B must have C's layout"));
+  using cf = std::complex<float>;
+  auto cbuf = anycl::buffer(e.ctx, 16 * sizeof(cf));
+  const blas::matrix_view<cf> c2(anycl::buffer_view<cf>(cbuf), 2, 2);
+  REQUIRE_THROWS_WHAT(
+      blas::syrk(e.queue, blas::triangle::upper, transpose::conj_trans, cf(1), c2, cf(0), c2),
+      std::invalid_argument, Contains("anycl::blas::syrk: syrk takes transpose none or trans"));
 }
 
 TEST_CASE("blas: blas_error carries the routine and CLBlast's status name", "[errors]") {
