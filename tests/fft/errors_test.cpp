@@ -179,6 +179,35 @@ TEST_CASE("fft errors: placement, overlap, alignment and empty plans", "[errors]
                   std::invalid_argument, Contains("the plan is empty"));
 }
 
+TEST_CASE("fft errors: empty queues and views, in-place real strides and distances", "[errors]") {
+  anycl::test::env e;
+  REQUIRE_REFUSED(anycl::fft::plan(anycl::command_queue(), plan_desc::c2c({16})),
+                  std::invalid_argument, Contains("anycl::fft::plan: the queue is empty"));
+  anycl::fft::plan p(e.queue, plan_desc::c2c({16}));
+  anycl::buffer b = complex_buffer(e, 1024);
+  anycl::buffer_view<cf> v(b);
+  REQUIRE_REFUSED(p.execute(anycl::command_queue(), v.subview(0, 16), v.subview(512, 16)),
+                  std::invalid_argument, Contains("anycl::fft::plan::execute: the queue is empty"));
+  REQUIRE_REFUSED(p.execute(e.queue, anycl::buffer_view<cf>(), v.subview(512, 16)),
+                  std::invalid_argument, Contains("the input view has no buffer"));
+
+  plan_desc d = plan_desc::r2c({4, 8});
+  d.in_place = true;
+  d.in_strides = {20, 2};  // every other real: the complex results cannot share the memory
+  d.out_strides = {5, 1};
+  REQUIRE_REFUSED(anycl::fft::plan(e.queue, d), std::invalid_argument,
+                  Contains("need stride 1 along the last axis on both sides") &&
+                      Contains("real strides (20, 2)"));
+  plan_desc b2 = plan_desc::r2c({8});
+  b2.in_place = true;
+  b2.batch = 2;
+  b2.in_distance = 10;
+  b2.out_distance = 6;
+  REQUIRE_REFUSED(anycl::fft::plan(e.queue, b2), std::invalid_argument,
+                  Contains("need the real distance twice the complex distance") &&
+                      Contains("real distance 10, complex distance 6"));
+}
+
 TEST_CASE("fft errors: a queue of another context or device", "[errors]") {
   anycl::test::env e;
   anycl::fft::plan p(e.queue, plan_desc::c2c({16}));
