@@ -1595,22 +1595,18 @@ TEST_CASE("B-57 an unusable cache folder and stale temporary files never fail a 
 
 // B-56: POCL's cache is not safe for processes building at once (pocl#1480); each process gets
 // its own POCL_CACHE_DIR. The parent runs 8 children of this executable with private folders,
-// all building the same new programs at once (reliability-B-56-private-pocl-caches).
-TEST_CASE("B-56 child: builds new programs in its own POCL cache", "[.env_b56_child]") {
+// all building the same new program at once (reliability-B-56-private-pocl-caches).
+TEST_CASE("B-56 child: builds a new program in its own POCL cache", "[.env_b56_child]") {
   anycl::test::env e;
   const char* salt = std::getenv("ANYCL_B56_SALT");
   const std::string s = salt != nullptr ? salt : "0";
-  for (int p = 0; p < 2; ++p) {
-    anycl::program prog(e.ctx,
-                        "// " + s + "\nkernel void value(global int* out) { out[0] = " +
-                            std::to_string(560 + p) + "; }\n",
-                        "b56.cl");
-    prog.build();
-    REQUIRE(run_value(e, prog, "value") == 560 + p);
-  }
+  anycl::program prog(e.ctx, "// " + s + "\nkernel void value(global int* out) { out[0] = 56; }\n",
+                      "b56.cl");
+  prog.build();
+  REQUIRE(run_value(e, prog, "value") == 56);
 }
 
-TEST_CASE("B-56 processes with private POCL caches build the same new programs at once",
+TEST_CASE("B-56 processes with private POCL caches build the same new program at once",
           "[.env_b56]") {
   constexpr int children = 8;
   const std::string self = fs::read_symlink("/proc/self/exe").string();
