@@ -12,8 +12,8 @@
 //  - cache-read:   a failure while loading a disk-cache entry rejects the entry (deleted, warning,
 //                  cache_stats().rejects) and the program is built from source;
 //  - cache-write:  a failure while saving an entry (clSetEventCallback on the first launch,
-//                  clRetainProgram / clGetProgramInfo in the save) leaves it unsaved
-//                  (cache_stats().writes below misses);
+//                  clRetainProgram / clRetainEvent / clGetProgramInfo in the save) leaves it
+//                  unsaved (cache_stats().writes below misses);
 //  - keep-alive:   clSetEventCallback refused for an asynchronous transfer's keep-alive: AnyCL
 //                  waits for the transfer instead (recognised by the call's index, see
 //                  graceful_window).
@@ -487,7 +487,7 @@ std::string graceful_reason(const std::string& target, std::size_t cleanup_befor
     return "release failure inside " + fs::path(shim().caller()).filename().string() +
            ", ignored there";
   if (after.rejects > before.rejects) return "cache entry refused: deleted and built from source";
-  if ((target == "clSetEventCallback" || target == "clRetainProgram" ||
+  if ((target == "clSetEventCallback" || target == "clRetainProgram" || target == "clRetainEvent" ||
        target == "clGetProgramInfo") &&
       after.writes - before.writes < after.misses - before.misses)
     return "cache entry not written";

@@ -24,8 +24,8 @@
 # is "entry point:library that made the failing call:what happens".
 known_defects=(
   "clEnqueueWriteBuffer:libclFFT:clfftBakePlan ignores the status of its upload of the plan's constant buffer (plan.cpp, ConstructAndEnqueueConstantBuffers unchecked) and returns success; the transform then reads uninitialised strides: wrong results, or on a CPU device writes past its buffers (heap corruption)"
-  "clCreateKernel:libclFFT:clFFT prints 'compileKernels failed' and clfftBakePlan still returns success; the transform of the other direction is missing (a plan that needs the missing kernel fails at clfftEnqueueTransform with CL_INVALID_KERNEL, which AnyCL reports)"
-  "clGetDeviceInfo:libclFFT:clFFT ignores a failed device query while generating kernels and goes on with defaults; the transform is still correct"
+  "clCreateKernel:libclFFT:clFFT prints 'compileKernels failed' and clfftBakePlan still returns success; when the kernel lost is the forward one, clfftEnqueueTransform then fails with CL_INVALID_KERNEL (AnyCL reports it), when it is the other direction's, the transform works and the failure is never reported"
+  "clGetDeviceInfo:libclFFT:StockhamGenerator::Kernel::GenerateKernel (in clfftBakePlan) ignores a failed CL_DEVICE_VENDOR query and goes on; the transform was still correct"
 )
 set -u
 if [ $# -lt 2 ]; then
