@@ -97,6 +97,7 @@ queue_properties command_queue::properties() const {
 
 void command_queue::finish() const {
   require(*this);
+  detail::check_not_in_callback("command_queue::finish");
   ANYCL_CHECK(clFinish(get()), "clFinish", "a command in the queue failed, or the device was lost");
 }
 void command_queue::flush() const {
@@ -157,6 +158,7 @@ void attach_keep_alive(cl_event ev, std::shared_ptr<const void> keep) {
 void command_queue::write_bytes(const buffer& dst, std::size_t offset, std::size_t bytes,
                                 const void* src, const wait_list& waits) const {
   require(*this);
+  detail::check_not_in_callback("command_queue::write (blocking)");
   detail::check_range("write", offset, bytes, dst.size());
   if (bytes == 0) return wait_list_only(waits);
   if (src == nullptr) throw std::invalid_argument("write: null host pointer");
@@ -172,6 +174,7 @@ void command_queue::write_bytes(const buffer& dst, std::size_t offset, std::size
 void command_queue::read_bytes(const buffer& src, std::size_t offset, std::size_t bytes, void* dst,
                                const wait_list& waits) const {
   require(*this);
+  detail::check_not_in_callback("command_queue::read (blocking)");
   detail::check_range("read", offset, bytes, src.size());
   if (bytes == 0) return wait_list_only(waits);
   if (dst == nullptr) throw std::invalid_argument("read: null host pointer");
@@ -260,6 +263,7 @@ event command_queue::fill_bytes(const buffer& dst, std::size_t offset, std::size
 detail::mapping command_queue::map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
                                          map_access access, const wait_list& waits) const {
   require(*this);
+  detail::check_not_in_callback("command_queue::map (blocking)");
   detail::check_range("map", offset, bytes, buf.size());
   if (bytes == 0) {
     wait_list_only(waits);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "anycl/context.hpp"
 #include "event_state.hpp"
@@ -18,6 +20,20 @@ namespace detail {
 callback_sync_t& callback_sync() {
   static callback_sync_t sync;
   return sync;
+}
+
+namespace {
+// How many on_complete() callbacks this thread is inside (user-event callbacks nest in
+// set_complete()).
+thread_local int callback_depth = 0;
+}  // namespace
+
+void check_not_in_callback(const char* what) {
+  if (callback_depth > 0)
+    throw std::logic_error(std::string(what) +
+                           " inside an event callback: OpenCL leaves blocking calls in callbacks "
+                           "undefined, and a wait for the callback's own event never returns; "
+                           "wait outside the callback, or order commands with wait lists");
 }
 }  // namespace detail
 
@@ -72,6 +88,7 @@ void wait_for_event(cl_event ev, const char* call, const char* detail) {
 void event::wait() const {
   detail::check_not_forked();
   if (!h_) return;
+  detail::check_not_in_callback("event::wait");
   // On failure this throws without waiting for callbacks: some drivers (POCL 3.1) never call the
   // CL_COMPLETE callbacks of a failed user event.
   detail::wait_for_event(get(), "clWaitForEvents",
@@ -122,11 +139,13 @@ struct callback_data {
 void CL_CALLBACK callback_trampoline(cl_event, cl_int status, void* user) noexcept {
   std::unique_ptr<callback_data> data(static_cast<callback_data*>(user));
   std::exception_ptr thrown;
+  ++detail::callback_depth;
   try {
     data->fn(status);
   } catch (...) {
     thrown = std::current_exception();
   }
+  --detail::callback_depth;
   if (auto state = data->state.lock()) {
     auto& sync = detail::callback_sync();
     std::lock_guard<std::mutex> lock(sync.m);

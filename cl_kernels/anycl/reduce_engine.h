@@ -131,12 +131,16 @@ kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
 // position of output o (row-major over the extents `oext` of the output, with the input's strides
 // `ost` of those axes) in x; pairwise in blocks of 8. With splits == 1 the results are final
 // (out is ANYCL_R_OUT[]), otherwise partials (out is ANYCL_R_ACC[]) for the axis_final kernel.
+// The split is taken as w - o * splits rather than w % splits: a division and a remainder of the
+// same operands make LLVM emit a `freeze` instruction, which Oclgrind 21.10's --uninitialized check
+// cannot run ("Unsupported instruction: freeze": the kernel stops), and CI runs every shipped
+// kernel under that check.
 kernel void ANYCL_R_KERNEL(axis)(global const T* x, ulong x_off, ulong4 oext, ulong4 ost,
                                  ulong len, ulong ast, ulong splits, ulong seg, ulong tasks,
                                  ulong chunk, global uchar* out, ulong out_off) {
   ANYCL_FOR_EACH(w, tasks, chunk) {
     const ulong o = w / splits;
-    const ulong j0 = (w % splits) * seg;
+    const ulong j0 = (w - o * splits) * seg;
     const ulong j1 = min(len, j0 + seg);
     global const T* p = x + anycl_strided_index(o, oext, ost, x_off);
     ANYCL_R_ACC stack[ANYCL_R_STACK];

@@ -9,6 +9,7 @@
 #include "anycl/command_queue.hpp"
 #include "anycl/context.hpp"
 #include "anycl/device.hpp"
+#include "anycl/debug.hpp"
 #include "anycl/device_selector.hpp"
 #include "anycl/elementwise.hpp"
 #include "anycl/error.hpp"

@@ -35,8 +35,9 @@ class ANYCL_EXPORT event {
 
   /// Blocks until the command completes (clWaitForEvents) and until the callbacks registered
   /// through on_complete() have run. Throws api_error if the command failed (with its status), and
-  /// rethrows the first exception thrown by one of those callbacks. Do not call it from inside a
-  /// callback.
+  /// rethrows the first exception thrown by one of those callbacks. Called from inside a callback
+  /// it throws std::logic_error, as do the queue's blocking calls (finish, read, write, map):
+  /// OpenCL leaves blocking calls in callbacks undefined.
   void wait() const;
 
   /// The execution status; event_status::error when the status is negative (see raw_status()).

@@ -11,6 +11,8 @@
 // AnyCL's disk cache, what these tests are about, is not affected by it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +26,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "anycl/detail/digest.hpp"
@@ -414,4 +417,98 @@ int anycl::test::suite_setup() {
     std::fprintf(stderr, "the process suite cannot start %s: %s\n", child_program, e.what());
     return 1;
   }
+}
+
+TEST_CASE("disk cache: writers killed at random moments while others read leave only sound entries",
+          "[cache_crash]") {
+  // The crash matrix: each round starts three writers and two readers of the same three programs
+  // on one folder. Two writers are killed with SIGKILL at a random moment of their run, one exactly
+  // after a random number of bytes of an entry (ANYCL_FAULT_KILL_CACHE_WRITE_AT); every other round
+  // starts from an empty folder, so that writes are under way when the kills land. Readers must
+  // always get right results from sound entries (no rejects); at the end every entry in the
+  // folder is read back as sound, and a corrupt one planted there is refused, removed and rebuilt.
+  cache_test t;
+  const std::vector<std::string> programs = {"--variant", "", "--variant", "1", "--variant", "2"};
+  const fs::path dir = t.folder("crash");
+  const std::uintmax_t size = warm().entry_size;
+
+  const unsigned seed =
+      Catch::rngSeed() != 0 ? Catch::rngSeed() : static_cast<unsigned>(std::random_device{}());
+  std::printf("crash matrix: random seed %u (repeat with --rng-seed %u)\n", seed, seed);
+  INFO("random seed " << seed);
+  std::mt19937 rng(seed);
+
+  // How long a writer runs here, to spread the kills over its whole run.
+  const auto t0 = std::chrono::steady_clock::now();
+  succeeded(t.run(programs, dir));
+  const auto run_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  std::uniform_int_distribution<long long> moment(0, std::max<long long>(run_us, 1000));
+  std::uniform_int_distribution<std::uintmax_t> byte(0, size - 1);
+
+  constexpr int rounds = 12;
+  int killed = 0, finished_writers = 0, temps_left = 0;
+  for (int round = 0; round < rounds; ++round) {
+    INFO("round " << round);
+    if (round % 2 == 0) {
+      for (const auto& bin : files_ending_with(dir, ".bin")) fs::remove(dir / bin);
+    }
+    std::vector<running_child> writers, readers;
+    writers.push_back(t.start(programs, dir));
+    writers.push_back(t.start(programs, dir));
+    writers.push_back(t.start(programs, dir, pocl::warm,
+                              {{"ANYCL_FAULT_KILL_CACHE_WRITE_AT", std::to_string(byte(rng))}}));
+    readers.push_back(t.start(programs, dir));
+    readers.push_back(t.start(programs, dir));
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<long long> kill_at = {moment(rng), moment(rng)};
+    std::sort(kill_at.begin(), kill_at.end());
+    for (std::size_t w = 0; w < kill_at.size(); ++w) {
+      std::this_thread::sleep_until(start + std::chrono::microseconds(kill_at[w]));
+      writers[w].kill(SIGKILL);
+    }
+    for (auto& w : writers) {
+      child_result r = w.wait();
+      INFO(r.describe());
+      if (r.killed_by(SIGKILL)) {
+        ++killed;
+      } else {
+        // A writer the kill missed (it had finished) must have succeeded.
+        REQUIRE(r.exit_code() == 0);
+        CHECK(r.stats()->rejects == 0);
+        ++finished_writers;
+      }
+    }
+    for (auto& rd : readers) {
+      child_result r = rd.wait();
+      child_stats s = succeeded(r);
+      CHECK(s.rejects == 0);  // no unsound entry was ever seen by a reader
+      CHECK(s.hits + s.misses == 3);
+    }
+    temps_left = static_cast<int>(files_ending_with(dir, ".tmp").size());
+  }
+  std::printf("crash matrix: %d rounds, %d writers killed, %d finished, %d temporary files left\n",
+              rounds, killed, finished_writers, temps_left);
+  CHECK(killed > 0);
+
+  // The scan: every entry left is sound (all hits, nothing refused, nothing rebuilt)...
+  const auto bins = files_ending_with(dir, ".bin");
+  CHECK(bins.size() <= 3);
+  child_result scan = t.run(programs, dir);
+  child_stats s = succeeded(scan);
+  CHECK(s.rejects == 0);
+  CHECK(s.hits == bins.size());
+  CHECK(s.hits + s.misses == 3);
+  REQUIRE(files_ending_with(dir, ".bin").size() == 3);
+
+  // ...and one made unsound (cut in half) is refused, removed and written again.
+  const fs::path victim = dir / files_ending_with(dir, ".bin").front();
+  fs::resize_file(victim, fs::file_size(victim) / 2);
+  child_result again = t.run(programs, dir);
+  child_stats s2 = succeeded(again);
+  CHECK(s2.rejects == 1);
+  CHECK(s2.hits == 2);
+  CHECK(s2.writes == 1);
+  CHECK(fs::file_size(victim) > anycl::detail::entry_header_size);
 }

@@ -131,6 +131,10 @@ running_child::~running_child() {
   }
 }
 
+void running_child::kill(int signal) const noexcept {
+  if (pid_ > 0) ::kill(pid_, signal);  // a zombie until wait(): the pid cannot be reused
+}
+
 child_result running_child::wait() {
   if (pid_ <= 0) throw std::logic_error("running_child::wait: already waited for");
   child_result r;

@@ -54,6 +54,8 @@ class running_child {
   running_child& operator=(const running_child&) = delete;
   ~running_child();
   child_result wait();
+  /// Sends `signal` to the child if it has not been waited for (it may have exited already).
+  void kill(int signal) const noexcept;
 
  private:
   pid_t pid_;

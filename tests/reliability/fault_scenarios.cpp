@@ -47,10 +47,7 @@
 #include <vector>
 
 #include "anycl/anycl.hpp"
-#if __has_include("anycl/debug.hpp")  // TEMPORARY until main has it
 #include "anycl/debug.hpp"
-#define FAULT_HAVE_DEBUG 1
-#endif
 
 namespace {
 
@@ -622,13 +619,11 @@ int main(int argc, char** argv) {
   }
 
   anycl::wait_for_cache_writes();
-#ifdef FAULT_HAVE_DEBUG
   const auto live = anycl::debug::live_handles();
   if (live.total() != 0) {
     std::printf("LEAK: AnyCL still owns %s\n", live.to_string().c_str());
     t.fail(exit_leak);
   }
-#endif
   std::error_code ec;
   fs::remove_all(cache_dir, ec);
   std::printf("summary: target %s nth %lu, faults fired %u, exceptions %u, graceful %u, exit %d\n",

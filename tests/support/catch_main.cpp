@@ -1,12 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one translation unit that compiles Catch2's implementation; each suite adds a setup hook.
+// Every test must end with no live OpenCL handles (anycl/debug.hpp): a test that leaves any is
+// named on stderr and the run fails.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cstdio>
+
+#include "anycl/debug.hpp"
 #include "support/setup.hpp"
+
+namespace {
+
+std::atomic<int> tests_with_live_handles{0};
+
+struct live_handle_listener : Catch::TestEventListenerBase {
+  using TestEventListenerBase::TestEventListenerBase;
+  void testCaseEnded(const Catch::TestCaseStats& stats) override {
+    anycl::debug::handle_counts live = anycl::debug::live_handles();
+    if (live.total() == 0) return;
+    std::fprintf(stderr, "error: test \"%s\" ended with live OpenCL handles: %s\n",
+                 stats.testInfo.name.c_str(), live.to_string().c_str());
+    ++tests_with_live_handles;
+  }
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(live_handle_listener)
 
 int main(int argc, char** argv) {
   int status = anycl::test::suite_setup();
   if (status >= 0) return status;
-  return Catch::Session().run(argc, argv);
+  status = Catch::Session().run(argc, argv);
+  if (status == 0 && tests_with_live_handles > 0) status = 1;
+  return status;
 }

@@ -27,6 +27,7 @@ struct call_log {
   int releases = 0;        // successful releases
   int failed_retains = 0;  // retains that returned an error
   int failed_releases = 0;
+  int live = 0;  // the sum of count() deltas: references the handles own
   int total() const { return retains + releases + failed_retains + failed_releases; }
 };
 call_log calls;
@@ -53,6 +54,7 @@ struct fake_traits {
     --obj->refs;
     return CL_SUCCESS;
   }
+  static void count(int delta) noexcept { calls.live += delta; }
 };
 
 using fake_handle = anycl::detail::handle<fake_object*, fake_traits>;
@@ -104,6 +106,32 @@ TEST_CASE_METHOD(handle_fixture, "handle: adopt takes the reference without reta
   CHECK(calls.releases == 1);
   CHECK(obj.refs == 0);
   CHECK(reports.empty());
+}
+
+TEST_CASE_METHOD(handle_fixture, "handle: the live count follows the references handles own",
+                 "[unit][handle]") {
+  fake_object obj;
+  fake_object refused;
+  refused.retain_status = CL_INVALID_MEM_OBJECT;
+  {
+    fake_handle a = fake_handle::adopt(&obj);
+    CHECK(calls.live == 1);
+    fake_handle none = fake_handle::adopt(nullptr);
+    CHECK(calls.live == 1);  // a null handle owns nothing
+    fake_handle b = a;
+    CHECK(calls.live == 2);
+    fake_handle c = std::move(b);
+    CHECK(calls.live == 2);  // a move transfers, it does not add
+    CHECK_THROWS_AS(fake_handle::retain(&refused), anycl::api_error);
+    CHECK(calls.live == 2);  // a refused retain gives the handle nothing
+    c.reset();
+    CHECK(calls.live == 1);
+    obj.release_status = CL_INVALID_MEM_OBJECT;
+    a.reset();  // the release fails, but the handle no longer owns the reference
+    CHECK(calls.live == 0);
+    CHECK(reports.size() == 1);
+  }
+  CHECK(calls.live == 0);
 }
 
 TEST_CASE_METHOD(handle_fixture, "handle: retain borrows and retains exactly once",

@@ -10,7 +10,8 @@
 
 namespace anycl::detail {
 
-/// Per raw type: `retain` and `release` returning a cl_int, and `name` for messages.
+/// Per raw type: `retain` and `release` returning a cl_int, `name` for messages, and `count`
+/// moving the live-reference counter (anycl/debug.hpp) by +1 or -1.
 template <class Raw>
 struct handle_traits;
 
@@ -22,6 +23,7 @@ struct handle_traits;
     static const char* const release_call;         \
     static cl_int retain(raw_type raw) noexcept;   \
     static cl_int release(raw_type raw) noexcept;  \
+    static void count(int delta) noexcept;         \
   }
 
 ANYCL_DECLARE_HANDLE_TRAITS(cl_device_id);
@@ -42,7 +44,10 @@ class handle {
   handle() noexcept = default;
 
   /// Takes ownership of the reference that a clCreate* call returned.
-  static handle adopt(Raw raw) noexcept { return handle(raw); }
+  static handle adopt(Raw raw) noexcept {
+    if (raw != nullptr) Traits::count(1);
+    return handle(raw);
+  }
 
   /// Borrows `raw` and retains it; throws api_error if the retain fails.
   static handle retain(Raw raw) {
@@ -64,6 +69,7 @@ class handle {
   void reset() noexcept {
     if (raw_ == nullptr) return;
     Raw raw = std::exchange(raw_, nullptr);
+    Traits::count(-1);
     cl_int status = Traits::release(raw);
     if (status != CL_SUCCESS) report_cleanup_error(Traits::name, Traits::release_call, status);
   }
@@ -79,6 +85,7 @@ class handle {
   static void retain_or_throw(Raw raw) {
     cl_int status = Traits::retain(raw);
     if (status != CL_SUCCESS) throw_api_error(Traits::retain_call, status, Traits::name);
+    Traits::count(1);
   }
   Raw raw_ = nullptr;
 };

@@ -1,0 +1,3 @@
+#include "angle.h"
+#include <plain.h>
+#include <stdio.h>

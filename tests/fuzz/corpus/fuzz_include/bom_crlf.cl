@@ -1,0 +1,3 @@
+#include "bom.h"
+#include "noeol.h"
+int main_;

@@ -1,0 +1,7 @@
+/* #include "self.h" */
+// #include "self.h"
+const char* s = "/*";
+#include "plain.h"
+/* open
+#include "self.h"
+*/

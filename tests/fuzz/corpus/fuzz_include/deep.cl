@@ -1,0 +1,1 @@
+#include "d0.h"

@@ -1,0 +1,3 @@
+#include "anycl/loop.h"
+#include "anycl/reduce.h"
+#include "anycl/philox.h"

@@ -1,0 +1,3 @@
+#include "guarded.h"
+#include "guarded.h"
+kernel void k(global int* a) { a[0] = guarded; }

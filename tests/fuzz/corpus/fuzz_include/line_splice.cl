@@ -1,0 +1,3 @@
+#include \
+"plain.h"
+# /* c */ include "plain.h"

@@ -1,0 +1,3 @@
+#include "once.h"
+#include "./once.h"
+#include "sub/../once.h"

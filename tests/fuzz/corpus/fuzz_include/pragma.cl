@@ -1,0 +1,3 @@
+#pragma once
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#include "once.h"

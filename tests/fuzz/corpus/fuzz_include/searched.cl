@@ -1,0 +1,2 @@
+#include "searched.h"
+#include "comment.h"

@@ -1,0 +1,1 @@
+#include "d60.h"

@@ -1,0 +1,2 @@
+#include "sub/inner.h"
+#include "plain.h"

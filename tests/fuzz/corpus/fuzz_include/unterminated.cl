@@ -1,0 +1,5 @@
+#include "plain.h
+#include <plain.h
+#include
+#  include  
+#include "
