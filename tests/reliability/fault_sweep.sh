@@ -95,7 +95,12 @@ run_case() {
   local i=$1 slot=$2 name n code base rc why="" caller shim_fired summary seen ex gr
   read -r name n code < <(sed -n "$((i + 1))p" "$work/cases")
   base="$work/run.$slot"
-  run_once "$work/pocl.$slot" "$base" FAULT_FN="$name" FAULT_NTH="$n" FAULT_CODE="$code"
+  # A failed release never reaches the driver, so the object leaks there by design (LeakSanitizer
+  # is told not to count it in an ASan build).
+  local asan=${ASAN_OPTIONS:-}
+  [[ $name == clRelease* ]] && asan="$asan:detect_leaks=0"
+  run_once "$work/pocl.$slot" "$base" FAULT_FN="$name" FAULT_NTH="$n" FAULT_CODE="$code" \
+    ASAN_OPTIONS="$asan"
   rc=$?
   shim_fired=$(awk -v f="$name" '$1 == f { print $3 }' "$base.report" 2>/dev/null)
   caller=$(awk -v f="$name" '$1 == f { print $4 }' "$base.report" 2>/dev/null)
