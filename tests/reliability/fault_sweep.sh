@@ -25,6 +25,7 @@
 known_defects=(
   "clEnqueueWriteBuffer:libclFFT:clfftBakePlan ignores the status of its upload of the plan's constant buffer (plan.cpp, ConstructAndEnqueueConstantBuffers unchecked) and returns success; the transform then reads uninitialised strides: wrong results, or on a CPU device writes past its buffers (heap corruption)"
   "clCreateKernel:libclFFT:clFFT prints 'compileKernels failed' and clfftBakePlan still returns success; when the kernel lost is the forward one, clfftEnqueueTransform then fails with CL_INVALID_KERNEL (AnyCL reports it), when it is the other direction's, the transform works and the failure is never reported"
+  "clBuildProgram:libclFFT:FFTAction::compileKernels prints the failure and leaks the cl_program it created (LeakSanitizer, ASan builds only); clfftBakePlan returns success and clfftEnqueueTransform fails with CL_INVALID_PROGRAM, which AnyCL reports"
   "clGetDeviceInfo:libclFFT:StockhamGenerator::Kernel::GenerateKernel (in clfftBakePlan) ignores a failed CL_DEVICE_VENDOR query and goes on; the transform was still correct"
 )
 set -u
