@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "process.hpp"
 #include "size_math.hpp"
 
 namespace anycl {
@@ -496,12 +497,16 @@ fft_plan_state::fft_plan_state(const command_queue& queue, const fft::plan_desc&
 }
 
 fft_plan_state::~fft_plan_state() {
-  // The last transform must be done with the plan's buffers before clFFT frees them.
-  if (last_) {
-    try {
-      last_.wait();
-    } catch (...) {  // its failure was (or will be) reported through its event
-    }
+  // The last transform must be done with the plan's buffers before clFFT frees them. A transform
+  // that failed is reported through its event; a wait that fails by itself is a cleanup failure.
+  if (last_ && !in_forked_child()) {
+    cl_event ev = last_.get();
+    const cl_int status = clWaitForEvents(1, &ev);
+    cl_int exec = CL_COMPLETE;
+    if (status != CL_SUCCESS && (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof exec,
+                                                &exec, nullptr) != CL_SUCCESS ||
+                                 exec >= 0))
+      report_cleanup_error("clfftPlanHandle", "clWaitForEvents", status);
   }
   const clfftStatus status = clfft_call([&] { return clfftDestroyPlan(&handle); });
   if (status != CLFFT_SUCCESS) report_cleanup_error("clfftPlanHandle", "clfftDestroyPlan", status);

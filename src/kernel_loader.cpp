@@ -91,23 +91,32 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
   std::vector<device> devices;
   std::vector<digest> keys;
 
-  /// What a completion callback needs: the hook and the program, held until the save is done.
-  struct job {
+  /// What a completion callback needs: the hook, the program and the launch, held until the save
+  /// is done or abandoned.
+  struct job : pending_save {
     std::shared_ptr<save_on_launch> hook;
     program prog;
+    event owner;  // keeps `launch` valid
+    void abandon() noexcept override {
+      hook.reset();
+      prog = program();
+      owner = event();
+    }
   };
 
   void launched(cl_event ev) noexcept override {
     if (in_forked_child()) return;
     try {
-      auto* j = new job{shared_from_this(), program::retain(prog)};
-      begin_pending_write();
-      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j) != CL_SUCCESS) {
-        end_pending_write();
-        delete j;
-      }
-    } catch (...) {  // no memory: the entry is not written, the launch is unaffected
-    }
+      auto j = std::make_shared<job>();
+      j->hook = shared_from_this();
+      j->prog = program::retain(prog);
+      j->owner = event::retain(ev);
+      j->launch = ev;
+      begin_pending_write(j);
+      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j.get()) != CL_SUCCESS)
+        end_pending_write(j.get());
+    } catch (...) {  // no memory, or the retain failed: the entry is not written, the launch is
+    }                // unaffected
   }
 
   /// Saves in the driver's callback: POCL runs CL_COMPLETE callbacks before a dependent blocking
@@ -116,15 +125,16 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
   /// statics were already destroyed; 2 crashes in 16 runs.) Costs the cold first result ~0.5 s on
   /// POCL, where that query compiles each kernel's generic work-group function.
   static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
-    std::unique_ptr<job> j(static_cast<job*>(user));
+    auto* j = static_cast<job*>(user);
+    std::shared_ptr<pending_save> claimed = claim_pending_write(j);
+    if (!claimed) return;         // abandoned: it holds nothing any more
     if (status == CL_COMPLETE) {  // a failed launch proves nothing about the binary
       try {
         j->hook->save(j->prog);
       } catch (...) {  // a cache that cannot be written is never fatal
       }
     }
-    j.reset();
-    end_pending_write();
+    end_pending_write(j);
   }
 
   void save(const program& p) const {

@@ -363,6 +363,31 @@ TEST_CASE("kernel_loader: the disk cache is written after the first launch and h
   CHECK(anycl::cache_stats().rejects == 0);
 }
 
+TEST_CASE("kernel_loader: a first launch that fails through its wait list does not block writes",
+          "[loader][cache]") {
+  // POCL 3.1 never runs the CL_COMPLETE callbacks of a command whose wait list failed, so the save
+  // waiting for that first launch is abandoned (wait_for_cache_writes waited forever before, and
+  // the save held the program and the event; found by the fault-injection sweep).
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#define VALUE 7\n");
+  anycl::reset_cache_stats();
+  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  auto prog = loader.load("v.cl");
+  anycl::buffer out(e.ctx, sizeof(int));
+  auto f = prog.function<anycl::buffer_view<int>>("value");
+  anycl::user_event gate(e.ctx);
+  anycl::event ev = f(e.queue, anycl::nd_range{1}, gate, out);
+  gate.set_error(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  REQUIRE_THROWS_AS(ev.wait(), anycl::api_error);
+  anycl::wait_for_cache_writes();
+  CHECK(anycl::cache_stats().writes == 0);
+  CHECK(entries(cache).empty());
+  // The queue and the program stay usable.
+  CHECK(run_value(e, prog, "value") == 7);
+}
+
 TEST_CASE("kernel_loader: ANYCL_BUILD_OPTIONS is part of the cache key", "[loader][cache][env]") {
   anycl::test::env e;
   temp_dir d, cache;
