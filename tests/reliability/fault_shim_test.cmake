@@ -28,7 +28,7 @@ endfunction()
 
 # A failed create: api_error naming the call and the status, and the library works afterwards.
 fault_case(create-buffer RC 0
-  MATCH "scenario buffers: threw anycl::api_error: clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE \\(-4\\)[^\n]*\\[failed call made by (anycl-fault-scenarios|libanycl[^]]*)\\].*scenario usable-after: ok.*faults fired 1, exceptions 1, graceful 0, exit 0"
+  MATCH "scenario buffers: threw anycl::api_error: clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE \\(-4\\)[^\n]*\\[failed call made by (anycl-fault-scenarios|libanycl[.a-z0-9]*)\\].*scenario usable-after: ok.*faults fired 1, exceptions 1, graceful 0, exit 0"
   ENV FAULT_FN=clCreateBuffer FAULT_NTH=1 FAULT_CODE=-4 ARGS buffers)
 # Inside CLBlast: a failed launch of its kernel becomes blas_error.
 fault_case(inside-clblast RC 0
