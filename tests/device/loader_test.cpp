@@ -16,54 +16,24 @@
 #include <thread>
 
 #include "support/device_fixture.hpp"
+#include "support/files.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 
-namespace {
-
-/// A fresh folder under the system's temp folder, removed with everything in it.
-class temp_dir {
- public:
-  temp_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "anycl-loader-XXXXXX").string();
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path_ = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  const fs::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
-
- private:
-  fs::path path_;
+using anycl::test::read_bytes;
+using anycl::test::run_value;
+using anycl::test::scoped_env;
+using anycl::test::search_only;
+using anycl::test::write_bytes;
+using anycl::test::write_file;
+/// A scratch folder named for these tests.
+struct temp_dir : anycl::test::temp_folder {
+  temp_dir() : temp_folder("loader") {}
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  REQUIRE(out.good());
-}
-
-std::vector<unsigned char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in),
-                                    std::istreambuf_iterator<char>());
-}
-
-void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
+namespace {
 
 std::size_t count_text(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -77,53 +47,9 @@ std::vector<std::string> entries(const temp_dir& d) {
   return out;
 }
 
-/// Runs `name` (a kernel taking `global int* out`) once and returns out[0].
-int run_value(anycl::test::env& e, const anycl::program& prog, const std::string& name) {
-  anycl::buffer out(e.ctx, sizeof(int));
-  auto f = prog.function<anycl::buffer_view<int>>(name);
-  anycl::event ev = f(e.queue, anycl::nd_range{1}, out);
-  return e.queue.read(anycl::buffer_view<int>(out), {ev})[0];
-}
-
-anycl::loader_options in(const temp_dir& d, const temp_dir* cache = nullptr) {
-  anycl::loader_options o;
-  o.search_path = {d.str()};
-  o.use_environment = false;
-  if (cache != nullptr) {
-    o.disk_cache = true;
-    o.cache_dir = cache->str();
-  } else {
-    o.disk_cache = false;
-  }
-  return o;
-}
-
 const std::string value_kernel =
     "#include \"value.h\"\n"
     "kernel void value(global int* out) { out[0] = VALUE; }\n";
-
-/// Scoped setenv.
-class scoped_env {
- public:
-  scoped_env(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    had_ = std::getenv(name) != nullptr;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~scoped_env() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-  scoped_env(const scoped_env&) = delete;
-  scoped_env& operator=(const scoped_env&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
 
 }  // namespace
 
@@ -164,7 +90,7 @@ TEST_CASE("kernel_loader: folders in code, then ANYCL_KERNEL_PATH, then the embe
 TEST_CASE("kernel_loader: a file found nowhere names every place looked in", "[loader]") {
   anycl::test::env e;
   temp_dir a;
-  anycl::kernel_loader loader(e.ctx, in(a));
+  anycl::kernel_loader loader(e.ctx, search_only(a));
   REQUIRE_THROWS_WHAT(loader.load("nope.cl"), anycl::source_error,
                       Contains("'nope.cl' not found") && Contains(a.str()) &&
                           Contains("embedded cl_kernels/") && Contains("ANYCL_KERNEL_PATH"));
@@ -182,7 +108,7 @@ TEST_CASE("kernel_loader: nested and relative #includes are spliced with #line m
   write_file(d / "inc/a.h", "#include \"b.h\"\n#define A 1\n");   // b.h next to a.h
   write_file(d / "inc/b.h", "#include \"c.h\"\n#define B 10\n");  // c.h from include_dir
   write_file(extra / "c.h", "#define C 100\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   auto options = anycl::build_options{}.include_dir(extra.str());
   auto src = loader.resolve("main.cl", options);
   CHECK(src.name == d / "main.cl");
@@ -204,7 +130,7 @@ TEST_CASE("kernel_loader: #pragma once and guarded cycles splice a file once",
   write_file(d / "main.cl",
              "#include \"once.h\"\n#include \"once.h\"\n#include \"g1.h\"\n"
              "kernel void value(global int* out) { out[0] = once_value + V1 + V2; }\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   auto src = loader.resolve("main.cl");
   CHECK(count_text(src.text, "constant int once_value") == 1);
   CHECK(count_text(src.text, "#define V2 2") == 1);
@@ -218,7 +144,7 @@ TEST_CASE("kernel_loader: an unguarded #include cycle names the files and lines"
   write_file(d / "main.cl", "#include \"a.h\"\n");
   write_file(d / "a.h", "// a\n#include \"b.h\"\n");
   write_file(d / "b.h", "#include \"a.h\"\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   try {
     loader.resolve("main.cl");
     FAIL("a cycle was accepted");
@@ -235,7 +161,7 @@ TEST_CASE("kernel_loader: a missing #include names the including file and line",
   anycl::test::env e;
   temp_dir d;
   write_file(d / "main.cl", "// one\n// two\n#include \"nope.h\"\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   try {
     loader.load("main.cl");
     FAIL("a missing include was accepted");
@@ -257,7 +183,7 @@ TEST_CASE("kernel_loader: includes nested past the limit are refused", "[loader]
     write_file(d / ("n" + std::to_string(i) + ".h"),
                "#include \"n" + std::to_string(i + 1) + ".h\"\n");
   write_file(d / "n70.h", "\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   REQUIRE_THROWS_WHAT(loader.resolve("n0.h"), anycl::source_error,
                       Contains("nests deeper than 64 files"));
 }
@@ -268,7 +194,7 @@ TEST_CASE("kernel_loader: the build log points at the original file and line",
   temp_dir d;
   write_file(d / "err.h", "// line 1\n// line 2\nint broken_here = undeclared_name;\n");
   write_file(d / "main.cl", "// line 1\n#include \"err.h\"\nkernel void k() {}\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   try {
     loader.load("main.cl");
     FAIL("a source with an error built");
@@ -287,7 +213,7 @@ TEST_CASE("kernel_loader: missing, directory, FIFO, oversized and NUL files are 
           "[loader][env]") {
   anycl::test::env e;
   temp_dir d;
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   fs::create_directories(d / "dir.cl");
   REQUIRE_THROWS_WHAT(loader.load("dir.cl"), anycl::source_error,
                       Contains(d / "dir.cl") && Contains("is a directory"));
@@ -332,7 +258,7 @@ TEST_CASE("kernel_loader: the disk cache is written after the first launch and h
   write_file(d / "value.h", "#define VALUE 41\n");
   anycl::reset_cache_stats();
   {
-    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     auto prog = loader.load("v.cl");
     CHECK(anycl::cache_stats().misses == 1);
     CHECK(entries(cache).empty());  // not before the first launch
@@ -344,7 +270,7 @@ TEST_CASE("kernel_loader: the disk cache is written after the first launch and h
     // The same loader hands out the same program without the cache.
     CHECK(loader.load("v.cl").get() == prog.get());
   }
-  anycl::kernel_loader second(e.ctx, in(d, &cache));
+  anycl::kernel_loader second(e.ctx, search_only(d, &cache));
   auto prog = second.load("v.cl");
   CHECK(anycl::cache_stats().hits == 1);
   CHECK(run_value(e, prog, "value") == 41);
@@ -353,7 +279,7 @@ TEST_CASE("kernel_loader: the disk cache is written after the first launch and h
 
   // A header edit of the same size, and other options, are misses with their own entries.
   write_file(d / "value.h", "#define VALUE 42\n");
-  anycl::kernel_loader third(e.ctx, in(d, &cache));
+  anycl::kernel_loader third(e.ctx, search_only(d, &cache));
   CHECK(run_value(e, third.load("v.cl"), "value") == 42);
   CHECK(anycl::cache_stats().misses == 2);
   CHECK(run_value(e, third.load("v.cl", anycl::build_options{}.define("EXTRA")), "value") == 42);
@@ -373,7 +299,7 @@ TEST_CASE("kernel_loader: a first launch that fails through its wait list does n
   write_file(d / "v.cl", value_kernel);
   write_file(d / "value.h", "#define VALUE 7\n");
   anycl::reset_cache_stats();
-  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
   auto prog = loader.load("v.cl");
   anycl::buffer out(e.ctx, sizeof(int));
   auto f = prog.function<anycl::buffer_view<int>>("value");
@@ -394,13 +320,13 @@ TEST_CASE("kernel_loader: ANYCL_BUILD_OPTIONS is part of the cache key", "[loade
   write_file(d / "v.cl", value_kernel);
   write_file(d / "value.h", "#ifdef FROM_ENV\n#define VALUE 2\n#else\n#define VALUE 1\n#endif\n");
   {
-    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     CHECK(run_value(e, loader.load("v.cl"), "value") == 1);
     anycl::wait_for_cache_writes();
   }
   scoped_env env("ANYCL_BUILD_OPTIONS", "-DFROM_ENV");
   anycl::reset_cache_stats();
-  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
   CHECK(run_value(e, loader.load("v.cl"), "value") == 2);
   CHECK(anycl::cache_stats().hits == 0);
 }
@@ -412,15 +338,16 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
   write_file(d / "v.cl", value_kernel);
   write_file(d / "value.h", "#define VALUE 7\n");
   {
-    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     REQUIRE(run_value(e, loader.load("v.cl"), "value") == 7);
     anycl::wait_for_cache_writes();
   }
   REQUIRE(entries(cache).size() == 1);
   const std::string entry = entries(cache)[0];
   const std::vector<unsigned char> good = read_bytes(entry);
-  const auto key = anycl::detail::cache_key(anycl::kernel_loader(e.ctx, in(d)).resolve("v.cl").text,
-                                            "", anycl::detail::identify(e.dev));
+  const auto key =
+      anycl::detail::cache_key(anycl::kernel_loader(e.ctx, search_only(d)).resolve("v.cl").text, "",
+                               anycl::detail::identify(e.dev));
   REQUIRE(anycl::detail::check_entry(good.data(), good.size(), key).empty());
 
   const unsigned seed = std::random_device{}();
@@ -450,7 +377,8 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
     id.device_name += " (another one)";
     std::vector<unsigned char> payload(good.begin() + anycl::detail::entry_header_size, good.end());
     auto h = anycl::detail::entry_header(
-        anycl::detail::cache_key(anycl::kernel_loader(e.ctx, in(d)).resolve("v.cl").text, "", id),
+        anycl::detail::cache_key(anycl::kernel_loader(e.ctx, search_only(d)).resolve("v.cl").text,
+                                 "", id),
         payload.data(), payload.size());
     other_device.assign(h.begin(), h.end());
     other_device.insert(other_device.end(), payload.begin(), payload.end());
@@ -473,7 +401,7 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
     INFO("case: " << name);
     write_bytes(entry, bytes);
     anycl::reset_cache_stats();
-    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     auto prog = loader.load("v.cl");
     CHECK(anycl::cache_stats().rejects == 1);
     CHECK(anycl::cache_stats().hits == 0);
@@ -486,7 +414,7 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
   // An entry of another program under this program's name: its key does not match.
   write_file(d / "value.h", "#define VALUE 8\n");
   {
-    anycl::kernel_loader loader(e.ctx, in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     REQUIRE(run_value(e, loader.load("v.cl"), "value") == 8);
     anycl::wait_for_cache_writes();
   }
@@ -497,7 +425,7 @@ TEST_CASE("kernel_loader: every corrupt cache entry is deleted and rebuilt, neve
   write_bytes(entry, read_bytes(other));
   write_file(d / "value.h", "#define VALUE 7\n");
   anycl::reset_cache_stats();
-  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
   CHECK(run_value(e, loader.load("v.cl"), "value") == 7);
   CHECK(anycl::cache_stats().rejects == 1);
 }
@@ -508,7 +436,7 @@ TEST_CASE("kernel_loader: binary-only mode loads prebuilt binaries and says how 
   anycl::test::env e;
   temp_dir d;
   write_file(d / "k.cl", "kernel void value(global int* out) { out[0] = 99; }\n");
-  anycl::loader_options bin = in(d);
+  anycl::loader_options bin = search_only(d);
   bin.binary_only = true;
   const std::string expected = d / anycl::prebuilt_file_name("k.cl", e.dev);
   {
@@ -531,7 +459,7 @@ TEST_CASE("kernel_loader: binary-only mode loads prebuilt binaries and says how 
     }
   }
   {
-    anycl::kernel_loader source(e.ctx, in(d));
+    anycl::kernel_loader source(e.ctx, search_only(d));
     anycl::write_prebuilt(source.load("k.cl"), e.dev, expected);
   }
   fs::remove(d / "k.cl");  // the source is not needed any more
@@ -567,7 +495,7 @@ TEST_CASE("kernel_loader: 8 threads asking at once build once", "[loader][thread
   temp_dir d;
   write_file(d / "t.cl", "kernel void value(global int* out) { out[0] = 5; }\n");
   write_file(d / "bad.cl", "kernel void value(global int* out) { out[0] = ; }\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   std::vector<cl_program> got(8);
   std::atomic<int> build_errors{0};
   std::vector<std::thread> threads;
@@ -593,7 +521,7 @@ TEST_CASE("kernel_loader: load_source resolves includes on the search path", "[l
   anycl::test::env e;
   temp_dir d;
   write_file(d / "value.h", "#define VALUE 12\n");
-  anycl::kernel_loader loader(e.ctx, in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   auto prog = loader.load_source(value_kernel, "generated.cl");
   CHECK(prog.name() == "generated.cl");
   CHECK(run_value(e, prog, "value") == 12);
@@ -614,7 +542,7 @@ TEST_CASE("kernel_loader: a cache write removes old temporary files of killed wr
   fs::last_write_time(cache / "notes.tmp",
                       fs::file_time_type::clock::now() - std::chrono::hours(1));
   anycl::reset_cache_stats();
-  anycl::kernel_loader loader(e.ctx, in(d, &cache));
+  anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
   CHECK(run_value(e, loader.load("v.cl"), "value") == 41);
   anycl::wait_for_cache_writes();
   CHECK(anycl::cache_stats().writes == 1);
@@ -628,12 +556,12 @@ TEST_CASE("kernel_loader: loaders of one context share programs, other contexts 
   anycl::test::env e;
   temp_dir d;
   write_file(d / "s.cl", "kernel void value(global int* out) { out[0] = 4; }\n");
-  anycl::kernel_loader first(e.ctx, in(d));
-  anycl::kernel_loader second(e.ctx, in(d));
+  anycl::kernel_loader first(e.ctx, search_only(d));
+  anycl::kernel_loader second(e.ctx, search_only(d));
   auto prog = first.load("s.cl");
   CHECK(second.load("s.cl").get() == prog.get());
   anycl::context other(e.dev);
-  anycl::kernel_loader third(other, in(d));
+  anycl::kernel_loader third(other, search_only(d));
   auto elsewhere = third.load("s.cl");
   CHECK(elsewhere.get() != prog.get());
   CHECK(elsewhere.context() == other);

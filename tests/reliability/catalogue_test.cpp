@@ -29,10 +29,22 @@
 #include "anycl/fft.hpp"
 #include "process/child_process.hpp"
 #include "support/device_fixture.hpp"
+#include "support/files.hpp"
 #include "support/quirks.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
+
+using anycl::test::read_bytes;
+using anycl::test::run_value;
+using anycl::test::scoped_env;
+using anycl::test::search_only;
+using anycl::test::write_bytes;
+using anycl::test::write_file;
+/// A scratch folder named for these tests.
+struct temp_dir : anycl::test::temp_folder {
+  temp_dir() : temp_folder("catalogue") {}
+};
 
 namespace {
 
@@ -74,93 +86,6 @@ void require_round_trip(const anycl::command_queue& q, const anycl::buffer& buf)
   q.write(v, iota(v.size(), 5));
   REQUIRE(q.read(v) == iota(v.size(), 5));
 }
-
-/// A fresh folder under the temp folder, removed with its contents.
-class temp_dir {
- public:
-  temp_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "anycl-catalogue-XXXXXX").string();
-    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
-    path_ = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  std::string str() const { return path_.string(); }
-  std::string operator/(const std::string& rel) const { return (path_ / rel).string(); }
-
- private:
-  fs::path path_;
-};
-
-void write_file(const std::string& path, const std::string& text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  REQUIRE(out.good());
-}
-
-std::vector<unsigned char> read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in),
-                                    std::istreambuf_iterator<char>());
-}
-
-void write_file_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
-/// Loader options searching only `d`, with the disk cache in `cache` (or off).
-anycl::loader_options only_in(const temp_dir& d, const temp_dir* cache = nullptr) {
-  anycl::loader_options o;
-  o.search_path = {d.str()};
-  o.use_environment = false;
-  o.disk_cache = cache != nullptr;
-  if (cache != nullptr) o.cache_dir = cache->str();
-  return o;
-}
-
-/// Runs `name` (a kernel taking `global int* out`) once and returns out[0].
-int run_value(const anycl::test::env& e, const anycl::program& prog, const std::string& name) {
-  anycl::buffer out(e.ctx, sizeof(int));
-  auto f = prog.function<anycl::buffer_view<int>>(name);
-  anycl::event ev = f(e.queue, anycl::nd_range{1}, out);
-  return e.queue.read(anycl::buffer_view<int>(out), {ev})[0];
-}
-
-/// Scoped setenv / unsetenv.
-class scoped_env {
- public:
-  scoped_env(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) {
-      had_ = true;
-      old_ = old;
-    }
-    if (value != nullptr)
-      ::setenv(name, value, 1);
-    else
-      ::unsetenv(name);
-  }
-  ~scoped_env() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-  scoped_env(const scoped_env&) = delete;
-  scoped_env& operator=(const scoped_env&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
 
 /// Restores the default work-item cap when it ends.
 struct work_item_cap {
@@ -377,7 +302,7 @@ TEST_CASE("B-9 a kernel source with a syntax error gives build_error with log an
     temp_dir d;
     write_file(d / "syntax.cl",
                "// 1\n// 2\nkernel void k(global int* a) { a[0] = undeclared + ; }\n");
-    anycl::kernel_loader loader(e.ctx, only_in(d));
+    anycl::kernel_loader loader(e.ctx, search_only(d));
     REQUIRE_THROWS_WHAT(loader.load("syntax.cl"), anycl::build_error,
                         Contains(d / "syntax.cl" + ":3:") && Contains("undeclared"));
   }
@@ -449,7 +374,7 @@ TEST_CASE("B-12 an empty source builds with no kernels; a kernel lookup names no
   SECTION("an empty file through the kernel loader") {
     temp_dir d;
     write_file(d / "empty.cl", "");
-    anycl::kernel_loader loader(e.ctx, only_in(d));
+    anycl::kernel_loader loader(e.ctx, search_only(d));
     auto prog = loader.load("empty.cl");
     CHECK(prog.kernel_names().empty());
     REQUIRE_THROWS_WHAT(prog.kernel("k"), anycl::api_error, Contains("kernels there: none"));
@@ -472,7 +397,7 @@ TEST_CASE("B-13 a source with an embedded NUL is refused before the driver", "[c
     temp_dir d;
     write_file(d / "nul.cl", src);
     try {
-      anycl::kernel_loader(e.ctx, only_in(d)).load("nul.cl");
+      anycl::kernel_loader(e.ctx, search_only(d)).load("nul.cl");
       FAIL("a NUL byte was accepted");
     } catch (const anycl::source_error& err) {
       CHECK(err.path() == d / "nul.cl");
@@ -483,7 +408,7 @@ TEST_CASE("B-13 a source with an embedded NUL is refused before the driver", "[c
   SECTION("generated source through load_source") {
     temp_dir d;
     REQUIRE_THROWS_WHAT(
-        anycl::kernel_loader(e.ctx, only_in(d)).load_source(src, "gen.cl"), anycl::source_error,
+        anycl::kernel_loader(e.ctx, search_only(d)).load_source(src, "gen.cl"), anycl::source_error,
         Contains("'gen.cl'") && Contains("NUL byte at offset " + std::to_string(at)));
   }
   // Without the NUL both kernels are there and run.
@@ -506,7 +431,7 @@ TEST_CASE("B-14 a byte-order mark, CRLF line ends and an 8 MiB source are accept
   SECTION("UTF-8 byte-order mark, file through the loader") {
     temp_dir d;
     write_file(d / "bom.cl", "\xEF\xBB\xBF" + body);
-    CHECK(run_value(e, anycl::kernel_loader(e.ctx, only_in(d)).load("bom.cl"), "value") == 14);
+    CHECK(run_value(e, anycl::kernel_loader(e.ctx, search_only(d)).load("bom.cl"), "value") == 14);
   }
   SECTION("CRLF line ends") {
     temp_dir d;
@@ -514,7 +439,7 @@ TEST_CASE("B-14 a byte-order mark, CRLF line ends and an 8 MiB source are accept
         d / "crlf.cl",
         "#define V \\\r\n  14\r\nkernel void value(global int* out)\r\n{\r\n  out[0] = V;\r\n"
         "}\r\n");
-    CHECK(run_value(e, anycl::kernel_loader(e.ctx, only_in(d)).load("crlf.cl"), "value") == 14);
+    CHECK(run_value(e, anycl::kernel_loader(e.ctx, search_only(d)).load("crlf.cl"), "value") == 14);
   }
   SECTION("8 MiB of source") {
     std::string big;
@@ -535,7 +460,7 @@ TEST_CASE("B-15 a missing #include names the including file and line", "[catalog
   SECTION("through the kernel loader: source_error before any build") {
     write_file(d / "main.cl", src);
     try {
-      anycl::kernel_loader(e.ctx, only_in(d)).load("main.cl");
+      anycl::kernel_loader(e.ctx, search_only(d)).load("main.cl");
       FAIL("a missing include was accepted");
     } catch (const anycl::source_error& err) {
       CHECK(err.path() == d / "main.cl");
@@ -567,7 +492,7 @@ TEST_CASE("B-16 an unguarded #include cycle ends with an error", "[catalogue]") 
   SECTION("the loader's own include scanner stops at the cycle") {
     write_file(d / "main.cl", src);
     try {
-      anycl::kernel_loader(e.ctx, only_in(d)).resolve("main.cl");
+      anycl::kernel_loader(e.ctx, search_only(d)).resolve("main.cl");
       FAIL("a cycle was accepted");
     } catch (const anycl::source_error& err) {
       CHECK(err.path() == d / "b.h");
@@ -598,7 +523,7 @@ TEST_CASE("B-17 an #include of a host file that is not OpenCL C fails with a map
   write_file(d / "hostname", "vm-host-17\n");
   write_file(d / "main.cl", "#include \"" + d / "hostname" + "\"\nkernel void k() {}\n");
   try {
-    anycl::kernel_loader(e.ctx, only_in(d)).load("main.cl");
+    anycl::kernel_loader(e.ctx, search_only(d)).load("main.cl");
     FAIL("a host file built as OpenCL C");
   } catch (const anycl::build_error& err) {
     REQUIRE(err.logs().size() == 1);
@@ -612,7 +537,7 @@ TEST_CASE("B-18 missing, directory, FIFO, oversized and unreadable .cl files are
           "[catalogue]") {
   basic_env e;
   temp_dir d;
-  anycl::kernel_loader loader(e.ctx, only_in(d));
+  anycl::kernel_loader loader(e.ctx, search_only(d));
   SECTION("missing") {
     REQUIRE_THROWS_WHAT(
         loader.load("missing.cl"), anycl::source_error,
@@ -652,14 +577,14 @@ TEST_CASE("B-19 a header changed after caching is a cache miss", "[catalogue]") 
   write_file(d / "v.cl", value_kernel);
   write_file(d / "value.h", "#define VALUE 111\n");
   {
-    anycl::kernel_loader loader(e.ctx, only_in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     CHECK(run_value(e, loader.load("v.cl"), "value") == 111);
     anycl::wait_for_cache_writes();
   }
   write_file(d / "value.h", "#define VALUE 222\n");  // same size, same name
   anycl::reset_cache_stats();
   {
-    anycl::kernel_loader loader(e.ctx, only_in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     CHECK(run_value(e, loader.load("v.cl"), "value") == 222);
     CHECK(anycl::cache_stats().misses == 1);
     CHECK(anycl::cache_stats().hits == 0);
@@ -668,7 +593,7 @@ TEST_CASE("B-19 a header changed after caching is a cache miss", "[catalogue]") 
   // Back to the first header: its entry is still there and is hit.
   write_file(d / "value.h", "#define VALUE 111\n");
   anycl::reset_cache_stats();
-  anycl::kernel_loader loader(e.ctx, only_in(d, &cache));
+  anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
   CHECK(run_value(e, loader.load("v.cl"), "value") == 111);
   CHECK(anycl::cache_stats().hits == 1);
   anycl::wait_for_cache_writes();
@@ -689,7 +614,7 @@ TEST_CASE("B-20 a wrong kernel name lists the kernels that exist", "[catalogue]"
   SECTION("kernel_loader::function") {
     temp_dir d;
     write_file(d / "k.cl", "kernel void value(global int* out) { out[0] = 20; }\n");
-    anycl::kernel_loader loader(e.ctx, only_in(d));
+    anycl::kernel_loader loader(e.ctx, search_only(d));
     REQUIRE_THROWS_WHAT(loader.function<anycl::buffer_view<int>>("k.cl", "valeu"), anycl::api_error,
                         Contains("'valeu'") && Contains("kernels there: value"));
     CHECK(run_value(e, loader.load("k.cl"), "value") == 20);
@@ -1424,15 +1349,16 @@ struct cache_fixture {
     write_file(src / "v.cl", value_kernel);
     write_file(src / "value.h", "#define VALUE 7\n");
     {
-      anycl::kernel_loader loader(e.ctx, only_in(src, &cache));
+      anycl::kernel_loader loader(e.ctx, search_only(src, &cache));
       REQUIRE(run_value(e, loader.load("v.cl"), "value") == 7);
       anycl::wait_for_cache_writes();
     }
     for (const auto& f : fs::directory_iterator(cache.str())) entry = f.path().string();
     REQUIRE_FALSE(entry.empty());
-    good = read_file_bytes(entry);
-    key = anycl::detail::cache_key(anycl::kernel_loader(e.ctx, only_in(src)).resolve("v.cl").text,
-                                   "", anycl::detail::identify(e.dev));
+    good = read_bytes(entry);
+    key =
+        anycl::detail::cache_key(anycl::kernel_loader(e.ctx, search_only(src)).resolve("v.cl").text,
+                                 "", anycl::detail::identify(e.dev));
     REQUIRE(anycl::detail::check_entry(good.data(), good.size(), key).empty());
   }
 
@@ -1440,10 +1366,10 @@ struct cache_fixture {
   /// to the driver as a binary), the program rebuilt from source and correct, the entry rewritten
   /// sound.
   void require_rejected_and_rebuilt(const std::vector<unsigned char>& bytes) {
-    write_file_bytes(entry, bytes);
+    write_bytes(entry, bytes);
     anycl::reset_cache_stats();
     {
-      anycl::kernel_loader loader(e.ctx, only_in(src, &cache));
+      anycl::kernel_loader loader(e.ctx, search_only(src, &cache));
       auto prog = loader.load("v.cl");
       CHECK(anycl::cache_stats().rejects == 1);
       CHECK(anycl::cache_stats().hits == 0);
@@ -1451,7 +1377,7 @@ struct cache_fixture {
       anycl::wait_for_cache_writes();
     }
     CHECK(anycl::cache_stats().writes == 1);
-    const auto now = read_file_bytes(entry);
+    const auto now = read_bytes(entry);
     CHECK(anycl::detail::check_entry(now.data(), now.size(), key).empty());
   }
 
@@ -1483,16 +1409,16 @@ TEST_CASE("B-51 cache entries and prebuilt binaries truncated to 16 bytes or 1 b
     temp_dir d;
     write_file(d / "k.cl", "kernel void value(global int* out) { out[0] = 51; }\n");
     const std::string bin = d / anycl::prebuilt_file_name("k.cl", f.e.dev);
-    anycl::write_prebuilt(anycl::kernel_loader(f.e.ctx, only_in(d)).load("k.cl"), f.e.dev, bin);
-    auto bytes = read_file_bytes(bin);
-    anycl::loader_options o = only_in(d);
+    anycl::write_prebuilt(anycl::kernel_loader(f.e.ctx, search_only(d)).load("k.cl"), f.e.dev, bin);
+    auto bytes = read_bytes(bin);
+    anycl::loader_options o = search_only(d);
     o.binary_only = true;
     for (std::size_t n : {std::size_t{16}, std::size_t{1}}) {
-      write_file_bytes(bin, std::vector<unsigned char>(bytes.begin(), bytes.begin() + long(n)));
+      write_bytes(bin, std::vector<unsigned char>(bytes.begin(), bytes.begin() + long(n)));
       REQUIRE_THROWS_WHAT(anycl::kernel_loader(f.e.ctx, o).load("k.cl"), anycl::binary_not_found,
                           Contains(bin) && Contains("is unusable") && Contains("anycl-build"));
     }
-    write_file_bytes(bin, bytes);
+    write_bytes(bin, bytes);
     CHECK(run_value(f.e, anycl::kernel_loader(f.e.ctx, o).load("k.cl"), "value") == 51);
   }
 }
@@ -1541,7 +1467,7 @@ TEST_CASE("B-54 a binary from another device or driver is not used", "[catalogue
   cache_fixture f;
   const std::vector<unsigned char> payload(f.good.begin() + anycl::detail::entry_header_size,
                                            f.good.end());
-  const std::string text = anycl::kernel_loader(f.e.ctx, only_in(f.src)).resolve("v.cl").text;
+  const std::string text = anycl::kernel_loader(f.e.ctx, search_only(f.src)).resolve("v.cl").text;
   auto relabelled = [&](anycl::detail::device_identity id) {
     auto h = anycl::detail::entry_header(anycl::detail::cache_key(text, "", id), payload.data(),
                                          payload.size());
@@ -1572,7 +1498,7 @@ TEST_CASE("B-57 an unusable cache folder and stale temporary files never fail a 
   write_file(d / "value.h", "#define VALUE 57\n");
   SECTION("a cache folder below a regular file (cannot be created, even by root)") {
     write_file(cache / "file", "x");
-    anycl::loader_options o = only_in(d);
+    anycl::loader_options o = search_only(d);
     o.disk_cache = true;
     o.cache_dir = cache / "file/cache";
     anycl::reset_cache_stats();
@@ -1587,7 +1513,7 @@ TEST_CASE("B-57 an unusable cache folder and stale temporary files never fail a 
     fs::last_write_time(cache / ".x.bin.123.0.tmp",
                         fs::file_time_type::clock::now() - std::chrono::hours(1));
     anycl::reset_cache_stats();
-    anycl::kernel_loader loader(e.ctx, only_in(d, &cache));
+    anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
     CHECK(run_value(e, loader.load("v.cl"), "value") == 57);
     anycl::wait_for_cache_writes();
     CHECK(anycl::cache_stats().writes == 1);
