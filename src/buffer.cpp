@@ -2,6 +2,11 @@
 // Buffers, sub-buffers, range checks and mappings.
 #include "anycl/buffer.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
@@ -32,10 +37,45 @@ cl_mem_flags flags_of(memory_access access) {
   return CL_MEM_READ_WRITE;
 }
 
+// Bytes in the live buffers of each context made here. Drivers allocate lazily (POCL creates any
+// number of buffers and the process is killed when they are touched, RELIABILITY.md B-34), so a
+// buffer that would take a context past its devices' global memory is refused up front. A buffer
+// is refunded by its destructor callback, when the driver frees it; a context's entry goes when
+// nothing is left in it. Never destroyed: the callbacks may run during exit.
+struct memory_accounts {
+  std::mutex m;
+  std::map<cl_context, std::uint64_t> used;
+};
+memory_accounts& accounts() {
+  static auto* a = new memory_accounts;
+  return *a;
+}
+
+struct charge {
+  cl_context ctx;
+  std::uint64_t bytes;
+};
+
+void refund(const charge& c) noexcept {
+  auto& a = accounts();
+  std::lock_guard<std::mutex> lock(a.m);
+  auto it = a.used.find(c.ctx);
+  if (it == a.used.end()) return;
+  it->second -= std::min(it->second, c.bytes);
+  if (it->second == 0) a.used.erase(it);
+}
+
+void CL_CALLBACK refund_on_free(cl_mem, void* user) noexcept {
+  std::unique_ptr<charge> c(static_cast<charge*>(user));
+  refund(*c);
+}
+
 cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const void* data) {
   detail::check_not_forked();
   if (!ctx) throw std::invalid_argument("buffer: the context is empty");
-  // Drivers differ on oversized allocations (some accept and fail later), so check the limit here.
+  // Drivers differ on oversized allocations (some accept and fail later), so check the limits here.
+  cl_ulong global = 0;
+  std::string smallest;
   for (const device& d : ctx.devices()) {
     cl_ulong limit = d.max_alloc();
     if (bytes > limit)
@@ -43,10 +83,39 @@ cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const v
                               detail::cat("checked before the call: ", bytes,
                                           " bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE of ", limit,
                                           " bytes on '", d.name(), "'"));
+    if (smallest.empty() || d.global_memory() < global) {
+      global = d.global_memory();
+      smallest = d.name();
+    }
+  }
+  auto c = std::make_unique<charge>(charge{ctx.get(), bytes});
+  {
+    auto& a = accounts();
+    std::lock_guard<std::mutex> lock(a.m);
+    auto it = a.used.find(c->ctx);
+    const std::uint64_t used = it == a.used.end() ? 0 : it->second;
+    if (used > global || bytes > global - used)
+      detail::throw_api_error(
+          "clCreateBuffer", CL_MEM_OBJECT_ALLOCATION_FAILURE,
+          detail::cat("checked before the call: ", bytes, " bytes on top of the ", used,
+                      " bytes in the context's live buffers exceed CL_DEVICE_GLOBAL_MEM_SIZE of ",
+                      global, " bytes on '", smallest,
+                      "' (drivers allocate lazily and would fail only when the memory is used)"));
+    a.used[c->ctx] = used + bytes;
   }
   cl_int status = CL_SUCCESS;
   cl_mem raw = clCreateBuffer(ctx.get(), flags, bytes, const_cast<void*>(data), &status);
-  ANYCL_CHECK(status, "clCreateBuffer", bytes, " bytes");
+  if (status != CL_SUCCESS) {
+    refund(*c);
+    ANYCL_CHECK(status, "clCreateBuffer", bytes, " bytes");
+  }
+  status = clSetMemObjectDestructorCallback(raw, &refund_on_free, c.get());
+  if (status != CL_SUCCESS) {
+    clReleaseMemObject(raw);
+    refund(*c);
+    ANYCL_CHECK(status, "clSetMemObjectDestructorCallback", "the buffer's memory accounting");
+  }
+  c.release();  // refund_on_free owns it now
   return raw;
 }
 }  // namespace

@@ -973,6 +973,46 @@ TEST_CASE("B-33 a buffer above CL_DEVICE_MAX_MEM_ALLOC_SIZE or of SIZE_MAX is re
   require_round_trip(e.queue, ok);
 }
 
+TEST_CASE("B-34 buffers that together exceed the device's global memory are refused",
+          "[catalogue]") {
+  // Drivers allocate lazily: POCL creates any number of buffers and the process is killed when
+  // they are used. AnyCL counts the bytes of a context's live buffers. These buffers are never
+  // used, so nothing is really allocated.
+  anycl::test::env e;
+  const std::uint64_t global = e.dev.global_memory();
+  const std::uint64_t chunk = e.dev.max_alloc();
+  std::vector<anycl::buffer> held;
+  std::uint64_t total = 0;
+  while (global - total >= chunk) {
+    held.emplace_back(e.ctx, static_cast<std::size_t>(chunk));
+    total += chunk;
+  }
+  if (global > total) held.emplace_back(e.ctx, static_cast<std::size_t>(global - total));
+  INFO("global memory " << global << " bytes in " << held.size() << " buffers");
+  try {
+    anycl::buffer one_more(e.ctx, 1);
+    FAIL("a buffer past the device's global memory was accepted");
+  } catch (const anycl::api_error& err) {
+    CHECK(err.status() == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CHECK(err.call() == "clCreateBuffer");
+    CHECK_THAT(err.what(), Contains("checked before the call") &&
+                               Contains("CL_DEVICE_GLOBAL_MEM_SIZE") &&
+                               Contains(std::to_string(global)));
+  }
+  // An array is a buffer too.
+  REQUIRE_THROWS_WHAT(anycl::array<int>(e.queue, anycl::shape(4)), anycl::api_error,
+                      Contains("CL_DEVICE_GLOBAL_MEM_SIZE"));
+  // Another context has its own account.
+  anycl::context other(e.dev);
+  anycl::command_queue other_queue(other, e.dev);
+  anycl::buffer elsewhere(other, 1024);
+  require_round_trip(other_queue, elsewhere);
+  // Releasing a buffer gives its bytes back, and the context works on.
+  held.pop_back();
+  anycl::buffer ok(e.ctx, 1024);
+  require_round_trip(e.queue, ok);
+}
+
 TEST_CASE("B-35 reads and writes past the end, or whose offset + size overflows, are refused",
           "[catalogue]") {
   anycl::test::env e;
