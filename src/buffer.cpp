@@ -83,8 +83,9 @@ cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const v
                               detail::cat("checked before the call: ", bytes,
                                           " bytes exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE of ", limit,
                                           " bytes on '", d.name(), "'"));
-    if (smallest.empty() || d.global_memory() < global) {
-      global = d.global_memory();
+    const cl_ulong memory = d.global_memory();
+    if (smallest.empty() || memory < global) {
+      global = memory;
       smallest = d.name();
     }
   }
