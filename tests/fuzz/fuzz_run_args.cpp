@@ -104,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (e.code != 0) fail("exit_now with a non-zero code", "");
     return 0;
   }
-  if (r.file.empty() && r.kernel.empty()) fail("a request without FILE and KERNEL", "");
+  if (r.file.empty() || r.kernel.empty()) fail("a request with an empty FILE or KERNEL", "");
   if (r.global.empty() || r.global.size() > 3) fail("--global of 0 or more than 3 sizes", "");
   if (!r.local.empty() && r.local.size() != r.global.size()) fail("--local of another rank", "");
   for (std::size_t d = 0; d < r.local.size(); ++d)

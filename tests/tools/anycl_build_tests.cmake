@@ -102,6 +102,9 @@ anycl_tool_test(tool-build-help 0 "usage: anycl-build FILE\\.cl .*--check DIR.*-
 anycl_tool_test(tool-build-version 0 "anycl-build \\(AnyCL\\) [0-9]+\\.[0-9]+"
   CMD ${build_tool} --version)
 anycl_tool_test(tool-build-no-args 2 "no FILE to build.*usage: anycl-build" CMD ${build_tool})
+# An empty word, through sh: CMake drops empty list items.
+anycl_tool_test(tool-build-empty-file 2 "FILE is empty: give the path of a \\.cl file.*usage: anycl-build"
+  CMD sh -c "exec \"$0\" ''" ${build_tool})
 anycl_tool_test(tool-build-bad-option 2 "unknown option '--bogus'.*usage:"
   CMD ${build_tool} --bogus ${cl}/good.cl)
 anycl_tool_test(tool-build-bad-short-option 2 "unknown option '-x'.*usage:"

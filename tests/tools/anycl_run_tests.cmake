@@ -130,6 +130,11 @@ anycl_tool_test(tool-run-unknown-short-option 2 "unknown option '-x'.*usage: any
 anycl_tool_test(tool-run-no-args 2 "no FILE\\.cl given.*usage: anycl-run" CMD ${run_tool})
 anycl_tool_test(tool-run-no-kernel 2 "no KERNEL given after [^\n]*saxpy\\.cl.*usage:"
   CMD ${run_tool} ${run_cl}/saxpy.cl --global 8)
+# Empty words (the command lines the fuzz target found): through sh, as CMake drops empty list items.
+anycl_tool_test(tool-run-empty-file 2 "FILE is empty: give the path of a \\.cl file.*usage:"
+  CMD sh -c "exec \"$0\" '' saxpy --global 8" ${run_tool})
+anycl_tool_test(tool-run-empty-kernel 2 "KERNEL is empty: give a kernel name of [^\n]*saxpy\\.cl.*usage:"
+  CMD sh -c "exec \"$0\" \"$1\" '' --global 8" ${run_tool} ${run_cl}/saxpy.cl)
 anycl_tool_test(tool-run-no-global 2 "--global is missing.*usage:" CMD ${run_tool} ${saxpy} ${saxpy_args})
 anycl_tool_test(tool-run-bad-spec 2
   "argument 'flaot:2': unknown type 'flaot'; types: char, uchar.*usage:"

@@ -75,6 +75,8 @@ request parse_request(const arguments& args) {
   if (check && !files.empty())
     throw usage_error("--check takes a folder; FILE '" + files[0] + "' cannot go with it");
   if (!check && files.empty()) throw usage_error("no FILE to build (or --check DIR)");
+  if (!files.empty() && files[0].empty())
+    throw usage_error("FILE is empty: give the path of a .cl file");
   if (check && !r.output.empty())
     throw usage_error("-o cannot go with --check (it writes nothing)");
   if (!check && args.has("json")) throw usage_error("--json goes with --check");

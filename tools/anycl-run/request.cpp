@@ -69,6 +69,8 @@ run_request parse_request(const arguments& args) {
     if (args.has("options")) r.options.flag(args.value("options"));
     if (words.empty()) throw usage_error("no FILE.cl given");
     if (words.size() < 2) throw usage_error("no KERNEL given after " + words[0]);
+    if (words[0].empty()) throw usage_error("FILE is empty: give the path of a .cl file");
+    if (words[1].empty()) throw usage_error("KERNEL is empty: give a kernel name of " + words[0]);
     r.file = words[0];
     r.kernel = words[1];
     for (std::size_t i = 2; i < words.size(); ++i) r.args.push_back(parse_arg_spec(words[i]));
