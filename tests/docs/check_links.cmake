@@ -5,6 +5,7 @@
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "check_links: pass -DSOURCE_DIR=<source folder>")
 endif()
+get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)  # relative to the working folder
 
 file(GLOB pages "${SOURCE_DIR}/docs/*.md")
 list(SORT pages)
