@@ -4,6 +4,7 @@
 //   04_events_profiling [CL_DIR]    CL_DIR holds saxpy.cl (default: the examples' cl/ folder)
 #include <anycl/anycl.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>

@@ -45,14 +45,13 @@ int main(int argc, char** argv) try {
     const cl_uint end =
         d + 1 == devices.size() ? n : static_cast<cl_uint>(std::uint64_t{n} * units_before / units);
     const cl_uint count = end - begin;
-    anycl::command_queue q(
-        devices[d]);  // a context of its own (devices may be of different platforms)
+    anycl::command_queue q(devices[d]);  // a context each: devices may be of other platforms
     auto saxpy =
         anycl::kernel_loader(q.context(), options)
             .function<cl_uint, float, anycl::buffer_view<const float>, anycl::buffer_view<float>>(
                 "saxpy.cl", "saxpy");
-    std::vector<float> xs(x.begin() + begin, x.begin() + end),
-        ys(y.begin() + begin, y.begin() + end);
+    std::vector<float> xs(x.begin() + begin, x.begin() + end);
+    std::vector<float> ys(y.begin() + begin, y.begin() + end);
     auto dx = anycl::buffer::from(q.context(), xs), dy = anycl::buffer::from(q.context(), ys);
     anycl::event k = saxpy(q, anycl::nd_range{count}, count, 2.0f, dx, dy);
     parts.push_back(
