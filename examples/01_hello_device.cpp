@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Lists every OpenCL platform and device, picks one by spec, and runs a first kernel on it.
 //
-//   01_hello_device            the default device: ANYCL_DEVICE if set, else a GPU, then a CPU
+//   01_hello_device            the default device: ANYCL_DEVICE if set, else the best one found
 //   01_hello_device 'cpu'      the device a spec selects (see anycl/device_selector.hpp)
 #include <anycl/anycl.hpp>
 
