@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ ninja-build ccache pkg-config      # build
+  doxygen                                      # the API reference and its docs-doxygen test
   opencl-headers ocl-icd-opencl-dev            # OpenCL headers and the ICD loader
   pocl-opencl-icd                              # an OpenCL driver for the CPU
   libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL

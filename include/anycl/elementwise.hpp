@@ -693,7 +693,7 @@ class ANYCL_EXPORT elementwise_kernel {
 
   elementwise_kernel() = default;
   /// Generates and builds the kernel for `ctx`. `name` is the kernel's name (an identifier) and
-  /// `preamble` code placed before it (helper functions, #defines). Throws std::invalid_argument
+  /// `preamble` code placed before it (helper functions, `#define`s). Throws std::invalid_argument
   /// for an empty context, a malformed parameter list (naming the parameter and why) or name, and
   /// build_error with the compiler's log when the body does not compile.
   elementwise_kernel(const anycl::context& ctx, const std::string& params, const std::string& body,

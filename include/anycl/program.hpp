@@ -34,7 +34,7 @@ class ANYCL_EXPORT build_options {
   build_options& define(std::string_view name, std::string_view value);
   /// -I dir
   build_options& include_dir(std::string_view dir);
-  /// -cl-std=<version>, e.g. "CL1.2".
+  /// `-cl-std=<version>`, e.g. "CL1.2".
   build_options& cl_std(std::string_view version);
   /// Any other option, passed through unchanged (e.g. "-cl-fast-relaxed-math").
   build_options& flag(std::string_view raw);

@@ -273,13 +273,15 @@ array<T> max(const array<T>& a, axis ax) {
 // --- user reductions ---
 
 /// A reduction from OpenCL C expressions, as PyOpenCL's ReductionKernel:
-///   reduction_kernel<float> dot(ctx, "0", "a + b", "x[i] * y[i]",
-///                               "global const float* x, global const float* y");
-///   float r = dot(queue, x, y);
+///
+///     reduction_kernel<float> dot(ctx, "0", "a + b", "x[i] * y[i]",
+///                                 "global const float* x, global const float* y");
+///     float r = dot(queue, x, y);
+///
 /// `neutral` is the identity of `reduce_expr` (in `a` and `b`, of type T, associative and
 /// commutative); `map_expr` is element `i` (a ulong) of the input, over the names of
 /// `arguments`; `preamble` may define helpers. `arguments` holds scalars ("float s") and
-/// `global [const] U* name` pointers, U an array element type; each pointer takes an array<U>
+/// `global [const] U* name` pointers, U an array element type; each pointer takes an `array<U>`
 /// (a view with an offset is passed as base buffer + offset; a strided view is copied first,
 /// which only `const` pointers allow), and n is the size of the first array argument. The
 /// parameter list is checked here (std::invalid_argument naming the parameter); the program is

@@ -24,7 +24,7 @@ class ANYCL_EXPORT scan_op {
   /// A built-in operator (implicit, so `scan_operator::max` can be passed where a scan_op is).
   scan_op(scan_operator op = scan_operator::plus) noexcept : builtin_(op) {}  // NOLINT
   /// A custom operator. Throws std::invalid_argument when `expression` or `identity` is empty or
-  /// holds a line break or backslash (they go into a #define); an expression OpenCL C rejects
+  /// holds a line break or backslash (they go into a `#define`); an expression OpenCL C rejects
   /// throws anycl::build_error when the scan is first run.
   scan_op(std::string expression, std::string identity);
 
