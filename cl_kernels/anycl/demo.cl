@@ -26,8 +26,9 @@ __kernel void anycl_sum_partial(const uint n, __global const float* x, __global 
   if (lid == 0) partial[get_group_id(0)] = scratch[0];
 }
 
-// out[i] = M * in[i] for i < n, where M is matrix i / per_matrix of `matrices`: four float4 rows
-// each (row-major), so that component r of the result is dot(row r, vertex).
+// out[i] = M * in[i] for i < n, where M is matrix i / per_matrix of `matrices`: four float4
+// columns each (column-major, as OpenGL stores them), so that the result is the sum of column c
+// times component c of the vertex.
 __kernel void anycl_transform_vertices(const uint n, const uint per_matrix,
                                        __global const float4* matrices, __global const float4* in,
                                        __global float4* out) {
@@ -35,7 +36,7 @@ __kernel void anycl_transform_vertices(const uint n, const uint per_matrix,
   if (i >= n) return;
   __global const float4* m = matrices + 4 * (i / per_matrix);
   const float4 v = in[i];
-  out[i] = (float4)(dot(m[0], v), dot(m[1], v), dot(m[2], v), dot(m[3], v));
+  out[i] = m[0] * v.x + m[1] * v.y + m[2] * v.z + m[3] * v.w;
 }
 
 #define ANYCL_KMEANS_MAX_K 16

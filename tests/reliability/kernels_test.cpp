@@ -17,7 +17,8 @@
 //              sort_by_key, argsort
 //   random.cl  anycl_random_{bits32,bits64,uniform_f32,uniform_f64,normal_f32,normal_f64}
 //   sparse.cl  anycl_spmv_csr, anycl_spmv_scale
-//   demo.cl    anycl_saxpy, anycl_sum_partial (anycl-demo's kernels)
+//   demo.cl    anycl_saxpy, anycl_sum_partial, anycl_transform_vertices, anycl_kmeans_assign
+//              (anycl-demo's kernels)
 // Complex arrays (storage for BLAS and FFT) go through array.cl's fill and copy.
 #include <algorithm>
 #include <cmath>
@@ -341,6 +342,80 @@ TEST_CASE("kernels: demo.cl saxpy and partial sums equal the host", "[kernels]")
     const std::vector<float> got = e.queue.read(anycl::buffer_view<float>(parts), {p});
     CHECK(std::accumulate(got.begin(), got.end(), 0.0f) ==
           std::accumulate(x.begin(), x.end(), 0.0f));
+  }
+}
+
+TEST_CASE("kernels: demo.cl vertex transforms and k-means assignment equal the host", "[kernels]") {
+  anycl::test::env e;
+  anycl::kernel_loader loader(e.ctx);
+  anycl::program prog = loader.load("anycl/demo.cl");
+  auto transform =
+      prog.function<cl_uint, cl_uint, anycl::buffer_view<const cl_float4>,
+                    anycl::buffer_view<const cl_float4>, anycl::buffer_view<cl_float4>>(
+          "anycl_transform_vertices");
+  auto assign_step = prog.function<cl_uint, cl_uint, anycl::buffer_view<const cl_float2>,
+                                   anycl::buffer_view<const cl_float2>, anycl::buffer_view<cl_uint>,
+                                   anycl::buffer_view<cl_float4>>("anycl_kmeans_assign");
+  // Small integers throughout: every product and sum is exact, so results compare with ==.
+  const std::vector<float> m = values<float>(3 * 16, 5);
+  const std::vector<cl_float2> centres = {{{-10, -10}}, {{0, 0}}, {{10, 5}}, {{0, 0}}};
+  const std::size_t k = centres.size();
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    const std::vector<float> c = values<float>(3 * n, 1);
+    std::vector<cl_float4> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {{c[3 * i], c[3 * i + 1], c[3 * i + 2], 1.0f}};
+    const std::size_t per = n / 3 + 1;  // vertex i takes matrix i / per of 3
+    anycl::buffer mb = anycl::buffer::from(e.ctx, m, anycl::memory_access::read_only);
+    anycl::buffer vb = anycl::buffer::from(e.ctx, v, anycl::memory_access::read_only);
+    anycl::buffer ob(e.ctx, n * sizeof(cl_float4));
+    anycl::event t = transform(e.queue, anycl::nd_range{n}, static_cast<cl_uint>(n),
+                               static_cast<cl_uint>(per), mb, vb, ob);
+    const std::vector<cl_float4> got = e.queue.read(anycl::buffer_view<cl_float4>(ob), {t});
+    for (std::size_t i = 0; i < n; ++i)
+      for (int r = 0; r < 4; ++r) {
+        float want = 0;
+        for (int j = 0; j < 4; ++j) want += m[(i / per) * 16 + std::size_t(j * 4 + r)] * v[i].s[j];
+        CHECK(got[i].s[r] == want);
+      }
+
+    // Points from the same values; centre 3 repeats centre 1, so ties go to the first. Each point
+    // starts on centre i % 2, so some change centre and some do not.
+    std::vector<cl_float2> pts(n);
+    std::vector<cl_uint> start(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      pts[i] = {{c[3 * i], c[3 * i + 1]}};
+      start[i] = static_cast<cl_uint>(i % 2);
+    }
+    for (std::size_t items : {std::size_t{1}, std::size_t{7}, std::size_t{64}}) {
+      INFO("work-items = " << items);
+      anycl::buffer pb = anycl::buffer::from(e.ctx, pts, anycl::memory_access::read_only);
+      anycl::buffer cb = anycl::buffer::from(e.ctx, centres, anycl::memory_access::read_only);
+      anycl::buffer ab = anycl::buffer::from(e.ctx, start);
+      anycl::buffer parts(e.ctx, items * k * sizeof(cl_float4));
+      anycl::event a = assign_step(e.queue, anycl::nd_range{items}, static_cast<cl_uint>(n),
+                                   static_cast<cl_uint>(k), pb, cb, ab, parts);
+      const std::vector<cl_float4> got_parts =
+          e.queue.read(anycl::buffer_view<cl_float4>(parts), {a});
+      const std::vector<cl_uint> got_assign = e.queue.read(anycl::buffer_view<cl_uint>(ab));
+      std::vector<cl_float4> want_parts(items * k, cl_float4{{0, 0, 0, 0}});
+      for (std::size_t i = 0; i < n; ++i) {
+        std::size_t best = 0;
+        float best_d = INFINITY;
+        for (std::size_t j = 0; j < k; ++j) {
+          const float dx = pts[i].s[0] - centres[j].s[0], dy = pts[i].s[1] - centres[j].s[1];
+          if (dx * dx + dy * dy < best_d) best_d = dx * dx + dy * dy, best = j;
+        }
+        CHECK(got_assign[i] == best);
+        cl_float4& w = want_parts[(i % items) * k + best];
+        w.s[0] += pts[i].s[0];
+        w.s[1] += pts[i].s[1];
+        w.s[2] += 1;
+        w.s[3] += start[i] != best ? 1 : 0;
+      }
+      for (std::size_t j = 0; j < items * k; ++j)
+        for (int q = 0; q < 4; ++q) CHECK(got_parts[j].s[q] == want_parts[j].s[q]);
+    }
   }
 }
 

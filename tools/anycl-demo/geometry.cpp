@@ -53,7 +53,8 @@ row vertices(const setup& s) {
   std::vector<float> m(objects * 16);
   for (std::size_t k = 0; k < objects; ++k) {
     const mat4 mk = model_view_projection(static_cast<int>(k));
-    std::copy(mk.begin(), mk.end(), m.begin() + static_cast<std::ptrdiff_t>(k * 16));
+    for (std::size_t r = 0; r < 4; ++r)  // column-major on the device
+      for (std::size_t c = 0; c < 4; ++c) m[k * 16 + c * 4 + r] = mk[r * 4 + c];
   }
 
   auto mb = anycl::buffer::from(s.ctx, m, anycl::memory_access::read_only);
@@ -73,7 +74,7 @@ row vertices(const setup& s) {
     const float* mk = &m[(i / per) * 16];
     for (int r = 0; r < 4; ++r) {
       double acc = 0;
-      for (int c = 0; c < 4; ++c) acc += double(mk[r * 4 + c]) * double(v[i].s[c]);
+      for (int c = 0; c < 4; ++c) acc += double(mk[c * 4 + r]) * double(v[i].s[c]);
       want[4 * i + static_cast<std::size_t>(r)] = acc;
     }
   }
