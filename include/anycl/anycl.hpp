@@ -10,6 +10,7 @@
 #include "anycl/context.hpp"
 #include "anycl/debug.hpp"
 #include "anycl/device.hpp"
+#include "anycl/device_group.hpp"
 #include "anycl/device_selector.hpp"
 #include "anycl/elementwise.hpp"
 #include "anycl/error.hpp"
