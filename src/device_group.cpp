@@ -124,21 +124,26 @@ void device_group::finish() const {
 
 namespace detail {
 
-void for_each_device(const device_group& group, std::size_t n, const std::vector<double>* weights,
-                     const per_device_fn& fn) {
-  if (weights != nullptr && weights->size() != group.size())
-    throw std::invalid_argument("parallel_for_each_device: " + std::to_string(weights->size()) +
+std::vector<index_range> device_shares(const device_group& group, std::size_t n,
+                                       const std::vector<double>* weights, const char* what) {
+  if (weights == nullptr) return split_range(n, std::vector<double>(group.size(), 1.0));
+  if (weights->size() != group.size())
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(weights->size()) +
                                 " weight(s) for a group of " + std::to_string(group.size()) +
                                 " device(s); give one per device");
-  const std::vector<index_range> shares =
-      weights != nullptr ? split_range(n, *weights)
-                         : split_range(n, std::vector<double>(group.size(), 1.0));
+  return split_range(n, *weights);
+}
 
+void run_on_devices(const device_group& group, const std::vector<index_range>& shares,
+                    const per_device_fn& fn) {
+  if (shares.size() != group.size())
+    throw std::invalid_argument("run_on_devices: " + std::to_string(shares.size()) +
+                                " shares for a group of " + std::to_string(group.size()));
   std::vector<std::exception_ptr> errors(group.size());
   auto run = [&](std::size_t i) {
     const command_queue& q = group.queues()[i];
     try {
-      fn(q, shares[i]);
+      fn(i, q, shares[i]);
     } catch (...) {
       errors[i] = std::current_exception();
       // Let what fn enqueued before it failed complete: its buffers may die once we return.

@@ -19,6 +19,7 @@
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"
 #include "anycl/nd_range.hpp"
+#include "anycl/partitioned_array.hpp"
 #include "anycl/platform.hpp"
 #include "anycl/program.hpp"
 #include "anycl/random.hpp"

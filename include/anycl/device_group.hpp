@@ -78,6 +78,18 @@ class ANYCL_EXPORT device_group {
   /// Blocks until every queue has completed its commands (clFinish on each, in order).
   void finish() const;
 
+  /// True for copies of one group (the same queues); two groups made separately from the same
+  /// devices differ, as their contexts do.
+  friend bool operator==(const device_group& a, const device_group& b) noexcept {
+    if (a.queues_.size() != b.queues_.size()) return false;
+    for (std::size_t i = 0; i < a.queues_.size(); ++i)
+      if (a.queues_[i].get() != b.queues_[i].get()) return false;
+    return true;
+  }
+  friend bool operator!=(const device_group& a, const device_group& b) noexcept {
+    return !(a == b);
+  }
+
  private:
   std::vector<anycl::device> devices_;
   std::vector<anycl::context> contexts_;
@@ -85,43 +97,60 @@ class ANYCL_EXPORT device_group {
 };
 
 namespace detail {
-/// The type-erased work of parallel_for_each_device.
-using per_device_fn = std::function<void(const command_queue&, index_range)>;
-/// Splits [0, n) by `*weights` (equal shares when null), runs fn on a thread per device with a
-/// non-empty share, finishes those queues and rethrows the first error in device order.
-ANYCL_EXPORT void for_each_device(const device_group& group, std::size_t n,
-                                  const std::vector<double>* weights, const per_device_fn& fn);
+/// The type-erased work of parallel_for_each_device: fn(device index, its queue, its share).
+using per_device_fn = std::function<void(std::size_t, const command_queue&, index_range)>;
+/// The shares of [0, n) for `group`: split_range by `*weights` (equal shares when null). Throws
+/// std::invalid_argument, naming `what`, for a weight count other than group.size().
+ANYCL_EXPORT std::vector<index_range> device_shares(const device_group& group, std::size_t n,
+                                                    const std::vector<double>* weights,
+                                                    const char* what);
+/// Runs fn(i, queue i, shares[i]) for every device with a non-empty share, each on a thread of
+/// its own (the first on the calling thread), finishes each such queue after its fn returns, and
+/// once all are done rethrows the error of the lowest-numbered failing device. `shares` holds one
+/// range per device (std::invalid_argument otherwise).
+ANYCL_EXPORT void run_on_devices(const device_group& group, const std::vector<index_range>& shares,
+                                 const per_device_fn& fn);
+/// fn(i, queue, range) or fn(queue, range) as a per_device_fn (fn is referenced, not copied).
+template <class Fn>
+per_device_fn bind_per_device(Fn& fn) {
+  if constexpr (std::is_invocable_v<Fn&, std::size_t, const command_queue&, index_range>) {
+    return [&fn](std::size_t i, const command_queue& q, index_range r) { fn(i, q, r); };
+  } else {
+    static_assert(std::is_invocable_v<Fn&, const command_queue&, index_range>,
+                  "AnyCL: parallel_for_each_device needs fn(const anycl::command_queue&, "
+                  "anycl::index_range) or fn(std::size_t device, const anycl::command_queue&, "
+                  "anycl::index_range)");
+    return [&fn](std::size_t, const command_queue& q, index_range r) { fn(q, r); };
+  }
+}
 }  // namespace detail
 
 /// Runs `fn(queue, range)` for every device of `group` at once, each on a thread of its own with
 /// the device's queue and its share of [0, n), split by split_range with the given weights (one
-/// per device; a faster device gets a larger share). fn may enqueue work and return, or block
+/// per device; a faster device gets a larger share). fn may also take the device's index first,
+/// `fn(i, queue, range)`, to fill a per-device slot. fn may enqueue work and return, or block
 /// (read results, run reductions): each device's queue is finished after its fn returns, so all
-/// enqueued work is complete when this returns. Devices whose share is empty (n smaller than
-/// the group) are not called, and n = 0 calls nothing, as an empty loop. If fn or the finish
+/// enqueued work is complete when this returns. Devices whose share is empty (n smaller than the
+/// group) are not called, and n = 0 calls nothing, as an empty loop does. If fn or the finish
 /// throws on some devices, the others still run to the end; then the exception of the
 /// lowest-numbered failing device is rethrown unchanged (its type kept, so api_error or
 /// std::out_of_range can be caught as usual). fn runs concurrently with itself: what it shares
-/// between devices must be thread-safe. Throws std::invalid_argument for weights of the wrong
-/// count or not finite and > 0.
+/// between devices must be thread-safe. Throws std::invalid_argument, before any device runs, for
+/// weights of the wrong count or not finite and > 0.
 template <class Fn>
 void parallel_for_each_device(const device_group& group, std::size_t n,
                               const std::vector<double>& weights, Fn&& fn) {
-  static_assert(std::is_invocable_v<Fn&, const command_queue&, index_range>,
-                "AnyCL: parallel_for_each_device needs fn(const anycl::command_queue&, "
-                "anycl::index_range)");
-  detail::for_each_device(group, n, &weights,
-                          [&fn](const command_queue& q, index_range r) { fn(q, r); });
+  detail::run_on_devices(group,
+                         detail::device_shares(group, n, &weights, "parallel_for_each_device"),
+                         detail::bind_per_device(fn));
 }
 
 /// The same with equal shares.
 template <class Fn>
 void parallel_for_each_device(const device_group& group, std::size_t n, Fn&& fn) {
-  static_assert(std::is_invocable_v<Fn&, const command_queue&, index_range>,
-                "AnyCL: parallel_for_each_device needs fn(const anycl::command_queue&, "
-                "anycl::index_range)");
-  detail::for_each_device(group, n, nullptr,
-                          [&fn](const command_queue& q, index_range r) { fn(q, r); });
+  detail::run_on_devices(group,
+                         detail::device_shares(group, n, nullptr, "parallel_for_each_device"),
+                         detail::bind_per_device(fn));
 }
 
 }  // namespace anycl

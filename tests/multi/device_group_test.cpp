@@ -225,6 +225,13 @@ TEST_CASE("parallel_for_each_device: every index once, on each device's own queu
                                   });
   CHECK(seen == anycl::split_range(4000, w));
   if (g.size() == 2) CHECK(seen == std::vector<anycl::index_range>{{0, 3000}, {3000, 4000}});
+  // fn may take the device's index first.
+  std::vector<std::size_t> index_seen(g.size(), g.size());
+  anycl::parallel_for_each_device(
+      g, 4000, [&](std::size_t i, const anycl::command_queue& q, anycl::index_range) {
+        index_seen[i] = index_of(g, q);
+      });
+  for (std::size_t i = 0; i < g.size(); ++i) CHECK(index_seen[i] == i);
   // n = 0 is an empty loop: nothing is called.
   std::atomic<int> called{0};
   anycl::parallel_for_each_device(

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0
+// An array split across the devices of a device_group: one part per device, scatter and gather to
+// and from the host, work on every part at once, and reductions combined on the host (layer 8,
+// docs/8-scale-out.md).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "anycl/array.hpp"
+#include "anycl/device_group.hpp"
+#include "anycl/reduce.hpp"
+
+namespace anycl {
+
+/// A 1-D array of n elements split across the devices of a group: part i is an array<T> on
+/// device i's queue holding elements [range(i).begin, range(i).end), the ranges given by
+/// split_range with one weight per device (equal by default). Parts may be empty when n is
+/// smaller than the group. Copies share the parts (as array<T> copies do). The layout is fixed at
+/// creation; arrays made with the same group, size and weights (or with like()) are aligned, and
+/// for_each_part runs over aligned arrays together.
+template <class T>
+class partitioned_array {
+  static_assert(is_array_element_v<T>,
+                "AnyCL: partitioned_array<T> needs T in int8_t...int64_t, uint8_t...uint64_t, "
+                "float, double, std::complex<float>, std::complex<double>");
+
+ public:
+  using value_type = T;
+
+  /// n uninitialised elements over `group` with equal shares (clCreateBuffer per part).
+  static partitioned_array empty(const device_group& group, std::size_t n) {
+    return partitioned_array(group, detail::device_shares(group, n, nullptr, "partitioned_array"));
+  }
+  /// The same with shares proportional to `weights`, one per device; std::invalid_argument for
+  /// another count or a weight that is not finite and > 0.
+  static partitioned_array empty(const device_group& group, std::size_t n,
+                                 const std::vector<double>& weights) {
+    return partitioned_array(group, detail::device_shares(group, n, &weights, "partitioned_array"));
+  }
+  /// Uninitialised elements laid out as `other` (same group and ranges): aligned with it.
+  template <class U>
+  static partitioned_array like(const partitioned_array<U>& other) {
+    return partitioned_array(other.group(), other.ranges());
+  }
+
+  /// The total number of elements.
+  std::size_t size() const noexcept { return ranges_.empty() ? 0 : ranges_.back().end; }
+  bool empty() const noexcept { return size() == 0; }
+  const device_group& group() const noexcept { return group_; }
+  /// One part per device of the group, in device order.
+  const std::vector<array<T>>& parts() const noexcept { return parts_; }
+  /// The ranges of the parts: part i holds elements [ranges()[i].begin, ranges()[i].end).
+  const std::vector<index_range>& ranges() const noexcept { return ranges_; }
+  /// Part i and its range; std::out_of_range for i >= group().size().
+  const array<T>& part(std::size_t i) const { return parts_[check(i)]; }
+  index_range range(std::size_t i) const { return ranges_[check(i)]; }
+  /// True when `other` has the same group and ranges, so that part i of each holds the same
+  /// elements on the same device.
+  template <class U>
+  bool aligned_with(const partitioned_array<U>& other) const noexcept {
+    return group_ == other.group() && ranges_ == other.ranges();
+  }
+
+  /// Writes size() host elements into the parts, every device at once (std::invalid_argument for
+  /// another count).
+  void scatter(const std::vector<T>& host) const {
+    if (host.size() != size())
+      throw std::invalid_argument("partitioned_array::scatter: " + std::to_string(host.size()) +
+                                  " host elements for a partitioned array of " +
+                                  std::to_string(size()));
+    scatter(host.data());
+  }
+  /// The same from size() elements at `src`.
+  void scatter(const T* src) const {
+    detail::run_on_devices(group_, ranges_,
+                           [&](std::size_t i, const command_queue&, index_range r) {
+                             parts_[i].core().write_host(src + r.begin, r.size());
+                           });
+  }
+  /// The elements in order, read from every device at once; waits for pending commands.
+  std::vector<T> gather() const {
+    std::vector<T> out(size());
+    gather(out.data());
+    return out;
+  }
+  /// The same into `dst`, which holds size() elements.
+  void gather(T* dst) const {
+    detail::run_on_devices(group_, ranges_,
+                           [&](std::size_t i, const command_queue&, index_range r) {
+                             parts_[i].to_host(dst + r.begin);
+                           });
+  }
+  /// Sets every element to `value`.
+  void fill(T value) const {
+    detail::run_on_devices(group_, ranges_, [&](std::size_t i, const command_queue&, index_range) {
+      parts_[i].fill(value);
+    });
+  }
+  /// Blocks until every part's pending commands are done.
+  void wait() const {
+    for (const auto& p : parts_) p.wait();
+  }
+
+ private:
+  partitioned_array(device_group group, std::vector<index_range> ranges)
+      : group_(std::move(group)), ranges_(std::move(ranges)) {
+    parts_.reserve(ranges_.size());
+    for (std::size_t i = 0; i < ranges_.size(); ++i)
+      parts_.push_back(array<T>::empty(group_.queue(i), ranges_[i].size()));
+  }
+  std::size_t check(std::size_t i) const {
+    if (i >= parts_.size())
+      throw std::out_of_range("partitioned_array: part " + std::to_string(i) + " of " +
+                              std::to_string(parts_.size()));
+    return i;
+  }
+  device_group group_;
+  std::vector<index_range> ranges_;
+  std::vector<array<T>> parts_;
+};
+
+/// A partitioned copy of `host` over `group`, equal shares: every device gets its part at once.
+template <class T>
+partitioned_array<T> scatter(const device_group& group, const std::vector<T>& host) {
+  auto a = partitioned_array<T>::empty(group, host.size());
+  a.scatter(host);
+  return a;
+}
+/// The same with shares proportional to `weights` (one per device, finite and > 0).
+template <class T>
+partitioned_array<T> scatter(const device_group& group, const std::vector<T>& host,
+                             const std::vector<double>& weights) {
+  auto a = partitioned_array<T>::empty(group, host.size(), weights);
+  a.scatter(host);
+  return a;
+}
+/// The elements of `a` in order on the host.
+template <class T>
+std::vector<T> gather(const partitioned_array<T>& a) {
+  return a.gather();
+}
+
+/// Runs `fn(part(i) of each array...)` for every device at once, on a thread per device as
+/// parallel_for_each_device does (each device's queue finished after its fn, the error of the
+/// lowest-numbered failing device rethrown once all are done). fn gets each part as an array<T>&
+/// (a copy of the handle, sharing the part's elements), so an element-wise expression assigned to
+/// it writes the part with one fused kernel:
+///
+///     anycl::for_each_part([](auto& y, const auto& x) { y = 2.0f * x + 1.0f; }, y, x);
+///
+/// Devices whose parts are empty are not called. Throws std::invalid_argument, before any device
+/// runs, when the arrays are not aligned (another group or other ranges: make them with like()).
+template <class Fn, class T, class... Ts>
+void for_each_part(Fn&& fn, const partitioned_array<T>& first,
+                   const partitioned_array<Ts>&... rest) {
+  static_assert(std::is_invocable_v<Fn&, array<T>&, array<Ts>&...>,
+                "AnyCL: for_each_part needs fn(anycl::array<T>&...) taking one part of each "
+                "partitioned array");
+  if (!(first.aligned_with(rest) && ...))
+    throw std::invalid_argument(
+        "for_each_part: the partitioned arrays are not aligned (another device group or other "
+        "ranges); make them with partitioned_array<T>::like()");
+  detail::run_on_devices(
+      first.group(), first.ranges(), [&](std::size_t i, const command_queue&, index_range) {
+        std::tuple<array<T>, array<Ts>...> parts{first.parts()[i], rest.parts()[i]...};
+        std::apply([&fn](auto&... p) { fn(p...); }, parts);
+      });
+}
+
+namespace detail {
+/// Runs `part_result(part)` on every non-empty part at once and returns the results, in device
+/// order, with a flag for the parts that had elements.
+template <class R, class T, class Fn>
+std::vector<std::pair<bool, R>> per_part(const partitioned_array<T>& a, Fn part_result) {
+  std::vector<std::pair<bool, R>> out(a.parts().size(), {false, R{}});
+  run_on_devices(a.group(), a.ranges(), [&](std::size_t i, const command_queue&, index_range) {
+    out[i] = {true, part_result(a.parts()[i])};
+  });
+  return out;
+}
+}  // namespace detail
+
+/// The sum of all elements: each device sums its part (as anycl::sum, compensated for floats),
+/// all at once, and the host adds the partial sums. Integers: exact modulo 2^64, equal to sum()
+/// of one array holding the same elements. Floats: the partials are added in long double and
+/// rounded once, so the result is within an ulp or so of the single-array sum, not always equal.
+template <class T>
+sum_type_t<T> sum(const partitioned_array<T>& a) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::sum works on real element types");
+  using S = sum_type_t<T>;
+  const auto parts = detail::per_part<S>(a, [](const array<T>& p) { return anycl::sum(p); });
+  if constexpr (std::is_floating_point_v<T>) {
+    long double s = 0;
+    for (const auto& p : parts) s += p.second;
+    return static_cast<S>(s);
+  } else {
+    std::uint64_t s = 0;  // unsigned: wraps modulo 2^64 as one array's sum does
+    for (const auto& p : parts) s += static_cast<std::uint64_t>(p.second);
+    return static_cast<S>(s);
+  }
+}
+
+namespace detail {
+template <class T, bool Max>
+T min_or_max(const partitioned_array<T>& a, const char* what) {
+  if (a.empty())
+    throw std::invalid_argument(std::string(what) + ": the partitioned array is empty");
+  const auto parts = per_part<T>(a, [](const array<T>& p) {
+    if constexpr (Max)
+      return anycl::max(p);
+    else
+      return anycl::min(p);
+  });
+  bool have = false;
+  T r{};
+  for (const auto& p : parts) {
+    if (!p.first) continue;
+    if (!have) {
+      r = p.second;
+      have = true;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      r = Max ? std::fmax(r, p.second) : std::fmin(r, p.second);  // NaN only if both are
+    } else {
+      r = Max ? (p.second > r ? p.second : r) : (p.second < r ? p.second : r);
+    }
+  }
+  return r;
+}
+}  // namespace detail
+
+/// The smallest element (NaNs ignored as by fmin), from each part's min combined on the host;
+/// equal to min() of one array with the same elements. Throws std::invalid_argument when empty.
+template <class T>
+T min(const partitioned_array<T>& a) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::min works on real element types");
+  return detail::min_or_max<T, false>(a, "anycl::min");
+}
+/// The largest element (NaNs ignored as by fmax); as min.
+template <class T>
+T max(const partitioned_array<T>& a) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::max works on real element types");
+  return detail::min_or_max<T, true>(a, "anycl::max");
+}
+
+}  // namespace anycl

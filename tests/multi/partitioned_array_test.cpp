@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// partitioned_array on two devices ([multi]) and on sub-devices ([multi_sub]): scatter and gather,
+// element-wise work on every part, sum/min/max combined on the host, against the host and against
+// one array on one device.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "anycl/elementwise.hpp"
+#include "anycl/partitioned_array.hpp"
+#include "anycl/reduce.hpp"
+#include "support/device_fixture.hpp"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::uint64_t seed_for(const char* what) {
+  const std::uint64_t seed = std::random_device{}();
+  UNSCOPED_INFO(what << ": seed " << seed);
+  return seed;
+}
+
+// Random elements over the whole range of an integer type; [-1, 1) for floats.
+template <class T>
+std::vector<T> host_random(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> d(T(-1), T(1));
+    for (auto& x : v) x = d(g);
+  } else {
+    using W = std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>;
+    std::uniform_int_distribution<W> d(std::numeric_limits<T>::min(),
+                                       std::numeric_limits<T>::max());
+    for (auto& x : v) x = static_cast<T>(d(g));
+  }
+  return v;
+}
+
+anycl::device_group two_devices() {
+  auto g = anycl::device_group::from_spec("all");
+  REQUIRE(g.size() >= 2);  // POCL_DEVICES="pthread pthread"
+  return g;
+}
+
+// Scatter, gather, sum, min and max of random T on `g` (equal and weighted shares) against the
+// host and against one array on the group's first queue: exact for integers, within 1e-5
+// relative (of the sum of magnitudes) for float sums.
+template <class T>
+void check_reductions(const anycl::device_group& g, std::size_t n) {
+  INFO("T of " << sizeof(T) << " bytes, n " << n);
+  const auto host = host_random<T>(n, seed_for("reductions"));
+  std::vector<double> weights(g.size(), 1.0);
+  weights.front() = 2.5;
+  for (bool weighted : {false, true}) {
+    const auto a = weighted ? anycl::scatter(g, host, weights) : anycl::scatter(g, host);
+    REQUIRE(a.size() == n);
+    CHECK(anycl::gather(a) == host);
+    const auto one = anycl::array<T>::from_host(g.queue(0), host);
+    if constexpr (std::is_floating_point_v<T>) {
+      long double exact = 0, magnitude = 0;
+      for (T x : host) {
+        exact += x;
+        magnitude += std::fabs(x);
+      }
+      const double tol = 1e-5 * static_cast<double>(magnitude) + 1e-30;
+      CHECK(std::fabs(static_cast<double>(anycl::sum(a)) - static_cast<double>(exact)) <= tol);
+      CHECK(std::fabs(static_cast<double>(anycl::sum(a) - anycl::sum(one))) <= tol);
+    } else {
+      std::uint64_t s = 0;
+      for (T x : host) s += static_cast<std::uint64_t>(static_cast<anycl::sum_type_t<T>>(x));
+      CHECK(anycl::sum(a) == static_cast<anycl::sum_type_t<T>>(s));
+      CHECK(anycl::sum(a) == anycl::sum(one));
+    }
+    if (n != 0) {
+      CHECK(anycl::min(a) == *std::min_element(host.begin(), host.end()));
+      CHECK(anycl::max(a) == *std::max_element(host.begin(), host.end()));
+      CHECK(anycl::min(a) == anycl::min(one));
+      CHECK(anycl::max(a) == anycl::max(one));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("partitioned_array: parts on each device, ranges by weight", "[multi]") {
+  auto g = two_devices();
+  auto a = anycl::partitioned_array<float>::empty(g, 1000);
+  REQUIRE(a.parts().size() == g.size());
+  CHECK(a.ranges() == anycl::split_range(1000, std::vector<double>(g.size(), 1.0)));
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    CHECK(a.part(i).queue().get() == g.queue(i).get());
+    CHECK(a.part(i).size() == a.range(i).size());
+  }
+  std::vector<double> w(g.size(), 1.0);
+  w[0] = 3.0;
+  auto b = anycl::partitioned_array<std::int32_t>::empty(g, 1000, w);
+  CHECK(b.ranges() == anycl::split_range(1000, w));
+  CHECK_FALSE(b.aligned_with(a));
+  auto c = anycl::partitioned_array<double>::like(b);
+  CHECK(c.aligned_with(b));
+  c.fill(1.5);
+  CHECK(c.gather() == std::vector<double>(1000, 1.5));
+  // Fewer elements than devices: the empty parts exist and stay out of the way.
+  auto tiny = anycl::scatter(g, std::vector<std::int64_t>{42});
+  CHECK(tiny.part(1).size() == 0);
+  CHECK(anycl::gather(tiny) == std::vector<std::int64_t>{42});
+  CHECK(anycl::sum(tiny) == 42);
+  CHECK(anycl::min(tiny) == 42);
+  auto none = anycl::partitioned_array<std::uint8_t>::empty(g, 0);
+  CHECK(none.gather().empty());
+  CHECK(anycl::sum(none) == 0);
+}
+
+TEST_CASE("partitioned_array: sum, min and max equal the host and one array", "[multi]") {
+  auto g = two_devices();
+  const std::size_t n = (std::size_t{1} << 20) + 7;
+  check_reductions<std::int32_t>(g, n);
+  check_reductions<std::uint64_t>(g, n);  // sums wrap modulo 2^64, as one array's do
+  check_reductions<std::int8_t>(g, 1001);
+  check_reductions<float>(g, n);
+  check_reductions<double>(g, 5);
+}
+
+TEST_CASE("partitioned_array: element-wise expressions run on every part", "[multi]") {
+  auto g = two_devices();
+  const std::size_t n = (std::size_t{1} << 18) + 3;
+  const auto xs = host_random<std::int32_t>(n, seed_for("for_each_part"));
+  std::vector<std::int32_t> small(n);
+  for (std::size_t k = 0; k < n; ++k) small[k] = xs[k] % 100000;  // no overflow in 3 * x + 7
+  std::vector<double> w(g.size(), 1.0);
+  w.back() = 2.0;
+  const auto x = anycl::scatter(g, small, w);
+  const auto y = anycl::partitioned_array<std::int32_t>::like(x);
+  anycl::for_each_part([](auto& yp, const auto& xp) { yp = 3 * xp + 7; }, y, x);
+  std::vector<std::int32_t> want(n);
+  for (std::size_t k = 0; k < n; ++k) want[k] = 3 * small[k] + 7;
+  CHECK(y.gather() == want);
+  const auto one = anycl::array<std::int32_t>::from_host(g.queue(0), small);
+  anycl::array<std::int32_t> y1 = 3 * one + 7;
+  CHECK(y.gather() == y1.to_host());
+  CHECK(anycl::sum(y) == anycl::sum(y1));
+
+  // Arrays laid out differently are refused before any device runs.
+  const auto other = anycl::scatter(g, small);
+  bool called = false;
+  REQUIRE_THROWS_WHAT(
+      anycl::for_each_part([&](const auto&, const auto&) { called = true; }, y, other),
+      std::invalid_argument, Contains("not aligned") && Contains("like()"));
+  CHECK_FALSE(called);
+  // An error in one part is rethrown after every part finished.
+  REQUIRE_THROWS_WHAT(anycl::for_each_part(
+                          [&](const auto& p) {
+                            if (p.queue().get() == g.queue(1).get())
+                              throw std::runtime_error("part 1 failed");
+                            p.fill(0);
+                          },
+                          y),
+                      std::runtime_error, Contains("part 1 failed"));
+  CHECK(y.part(0).to_host() == std::vector<std::int32_t>(y.range(0).size(), 0));
+}
+
+TEST_CASE("partitioned_array: wrong sizes, weights and empty reductions are refused", "[multi]") {
+  auto g = two_devices();
+  auto a = anycl::partitioned_array<float>::empty(g, 10);
+  REQUIRE_THROWS_WHAT(a.scatter(std::vector<float>(9)), std::invalid_argument,
+                      Contains("9 host elements for a partitioned array of 10"));
+  REQUIRE_THROWS_WHAT(anycl::partitioned_array<float>::empty(g, 10, {1.0}), std::invalid_argument,
+                      Contains("1 weight(s) for a group of 2"));
+  REQUIRE_THROWS_WHAT(anycl::scatter(g, std::vector<float>(4), {1.0, -1.0}), std::invalid_argument,
+                      Contains("weight 1"));
+  REQUIRE_THROWS_WHAT(a.part(g.size()), std::out_of_range, Contains("part 2 of 2"));
+  auto none = anycl::partitioned_array<float>::empty(g, 0);
+  REQUIRE_THROWS_WHAT(anycl::min(none), std::invalid_argument,
+                      Contains("anycl::min") && Contains("empty"));
+  REQUIRE_THROWS_WHAT(anycl::max(none), std::invalid_argument, Contains("anycl::max"));
+}
+
+TEST_CASE("partitioned_array: over the sub-devices of one device", "[multi_sub]") {
+  anycl::device parent = anycl::select_device();
+  if (parent.compute_units() < 2) {
+    WARN("the device has one compute unit: no sub-devices to group");
+    return;
+  }
+  auto g = anycl::device_group::from_sub_devices(parent, 1);
+  check_reductions<std::int64_t>(g, (std::size_t{1} << 16) + 1);
+  check_reductions<float>(g, 4097);
+  g.finish();
+}
