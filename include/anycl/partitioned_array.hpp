@@ -16,7 +16,9 @@
 
 #include "anycl/array.hpp"
 #include "anycl/device_group.hpp"
+#include "anycl/elementwise.hpp"
 #include "anycl/reduce.hpp"
+#include "anycl/scan.hpp"
 
 namespace anycl {
 
@@ -208,6 +210,33 @@ sum_type_t<T> sum(const partitioned_array<T>& a) {
   }
 }
 
+/// sum(a[k] * b[k]) over aligned arrays (std::invalid_argument otherwise): each device computes
+/// the dot product of its parts (as anycl::dot), all at once, and the host adds the partials as
+/// sum() does (exact modulo 2^64 for integers).
+template <class T>
+sum_type_t<T> dot(const partitioned_array<T>& a, const partitioned_array<T>& b) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::dot works on real element types");
+  if (!a.aligned_with(b))
+    throw std::invalid_argument(
+        "anycl::dot: the partitioned arrays are not aligned (another device group or other "
+        "ranges); make them with partitioned_array<T>::like()");
+  using S = sum_type_t<T>;
+  std::vector<S> parts(a.parts().size(), S{});
+  detail::run_on_devices(a.group(), a.ranges(),
+                         [&](std::size_t i, const command_queue&, index_range) {
+                           parts[i] = anycl::dot(a.parts()[i], b.parts()[i]);
+                         });
+  if constexpr (std::is_floating_point_v<T>) {
+    long double s = 0;
+    for (S p : parts) s += p;
+    return static_cast<S>(s);
+  } else {
+    std::uint64_t s = 0;
+    for (S p : parts) s += static_cast<std::uint64_t>(p);
+    return static_cast<S>(s);
+  }
+}
+
 namespace detail {
 template <class T, bool Max>
 T min_or_max(const partitioned_array<T>& a, const char* what) {
@@ -248,6 +277,76 @@ template <class T>
 T max(const partitioned_array<T>& a) {
   static_assert(is_real_element_v<T>, "AnyCL: anycl::max works on real element types");
   return detail::min_or_max<T, true>(a, "anycl::max");
+}
+
+// --- prefix sums ---
+
+namespace detail {
+/// The type offsets are added in: T for floating types, unsigned T for integers (wrapping).
+template <class T, bool = std::is_floating_point_v<T>>
+struct wrapping_arith {
+  using type = T;
+};
+template <class T>
+struct wrapping_arith<T, false> {
+  using type = std::make_unsigned_t<T>;
+};
+
+/// The prefix sums of aligned `in` and `out` (in place when they are the same): every device sums
+/// its part of `in` (all at once), the host adds up the offsets of the parts (in T's arithmetic,
+/// wrapping for integers), then every device scans its part starting from its offset.
+template <class T>
+void partitioned_scan(const partitioned_array<T>& in, const partitioned_array<T>& out,
+                      const T* init, const char* what) {
+  static_assert(is_real_element_v<T>, "AnyCL: scans work on real element types");
+  if (!in.aligned_with(out))
+    throw std::invalid_argument(std::string(what) +
+                                ": the partitioned arrays are not aligned (another device group "
+                                "or other ranges); make them with partitioned_array<T>::like()");
+  const std::size_t parts = in.parts().size();
+  std::vector<sum_type_t<T>> totals(parts, sum_type_t<T>{});
+  run_on_devices(in.group(), in.ranges(), [&](std::size_t i, const command_queue&, index_range) {
+    totals[i] = anycl::sum(in.parts()[i]);
+  });
+  // offsets[i] = init + totals[0] + ... + totals[i-1], wrapping for integers as the scan does.
+  using W = typename wrapping_arith<T>::type;
+  std::vector<T> offsets(parts, T(0));
+  W acc = init != nullptr ? static_cast<W>(*init) : W(0);
+  for (std::size_t i = 0; i < parts; ++i) {
+    offsets[i] = static_cast<T>(acc);
+    acc = static_cast<W>(acc + static_cast<W>(static_cast<T>(totals[i])));
+  }
+  run_on_devices(in.group(), in.ranges(), [&](std::size_t i, const command_queue&, index_range) {
+    if (init != nullptr) {
+      anycl::exclusive_scan(in.parts()[i], out.parts()[i], offsets[i]);
+    } else {
+      anycl::inclusive_scan(in.parts()[i], out.parts()[i]);
+      if (i != 0 && offsets[i] != T(0)) {
+        array<T> o = out.parts()[i];
+        o = o + offsets[i];
+      }
+    }
+  });
+}
+}  // namespace detail
+
+/// out[k] = in[0] + ... + in[k] over aligned partitioned arrays (`in` and `out` may be the same
+/// array). Two passes on every device at once: the sums of the parts (their offsets added up on
+/// the host), then each part's scan from its offset (anycl::inclusive_scan, plus one element-wise
+/// addition). Integers: equal to one array's inclusive_scan exactly (wrapping as it does). Floats:
+/// each offset is a compensated sum, so results differ from one array's scan by rounding only.
+/// Only the + operator for now (others: docs/8-scale-out.md). Blocks until done. Throws
+/// std::invalid_argument for arrays that are not aligned.
+template <class T>
+void inclusive_scan(const partitioned_array<T>& in, const partitioned_array<T>& out) {
+  detail::partitioned_scan<T>(in, out, nullptr, "inclusive_scan");
+}
+
+/// out[0] = init, out[k] = init + in[0] + ... + in[k-1]; otherwise as inclusive_scan (each part
+/// runs anycl::exclusive_scan from its offset).
+template <class T>
+void exclusive_scan(const partitioned_array<T>& in, const partitioned_array<T>& out, T init) {
+  detail::partitioned_scan<T>(in, out, &init, "exclusive_scan");
 }
 
 }  // namespace anycl

@@ -8,11 +8,13 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "anycl/elementwise.hpp"
 #include "anycl/partitioned_array.hpp"
 #include "anycl/reduce.hpp"
+#include "anycl/scan.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;
@@ -163,6 +165,114 @@ TEST_CASE("partitioned_array: element-wise expressions run on every part", "[mul
                           y),
                       std::runtime_error, Contains("part 1 failed"));
   CHECK(y.part(0).to_host() == std::vector<std::int32_t>(y.range(0).size(), 0));
+}
+
+namespace {
+
+// The type the host reference adds in: long double for floats, unsigned T (wrapping) for integers.
+template <class T, bool = std::is_floating_point_v<T>>
+struct host_arith {
+  using type = long double;
+};
+template <class T>
+struct host_arith<T, false> {
+  using type = std::make_unsigned_t<T>;
+};
+
+// Inclusive and exclusive prefix sums of random T on `g` (equal and weighted shares, out of place
+// and in place) against the host (integers in unsigned arithmetic: wrapping) and one array's scan:
+// exact for integers; floats within 1e-5 of the running sum of magnitudes.
+template <class T>
+void check_scans(const anycl::device_group& g, std::size_t n) {
+  INFO("T of " << sizeof(T) << " bytes, n " << n);
+  const auto host = host_random<T>(n, seed_for("scans"));
+  const T init = T(5);
+  using W = typename host_arith<T>::type;
+  std::vector<T> incl(n), excl(n);
+  std::vector<double> magnitude(n);
+  W acc = W(init), acc0 = W(0);
+  double mag = std::fabs(static_cast<double>(init));
+  for (std::size_t k = 0; k < n; ++k) {
+    excl[k] = static_cast<T>(acc);
+    acc = static_cast<W>(acc + static_cast<W>(host[k]));
+    acc0 = static_cast<W>(acc0 + static_cast<W>(host[k]));
+    incl[k] = static_cast<T>(acc0);
+    mag += std::fabs(static_cast<double>(host[k]));
+    magnitude[k] = mag;
+  }
+  auto close = [&](const std::vector<T>& got, const std::vector<T>& want) {
+    REQUIRE(got.size() == want.size());
+    std::size_t bad = 0;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::fabs(static_cast<double>(got[k]) - static_cast<double>(want[k])) >
+            1e-5 * magnitude[k])
+          ++bad;
+      } else if (got[k] != want[k]) {
+        ++bad;
+      }
+    }
+    return bad;
+  };
+  const auto one = anycl::array<T>::from_host(g.queue(0), host);
+  const auto one_out = anycl::array<T>::empty(g.queue(0), n);
+  std::vector<double> weights(g.size(), 1.0);
+  weights.back() = 1.7;
+  for (bool weighted : {false, true}) {
+    INFO("weighted " << weighted);
+    const auto a = weighted ? anycl::scatter(g, host, weights) : anycl::scatter(g, host);
+    const auto out = anycl::partitioned_array<T>::like(a);
+    anycl::inclusive_scan(a, out);
+    CHECK(close(out.gather(), incl) == 0);
+    if (n != 0) {
+      anycl::inclusive_scan(one, one_out);
+      CHECK(close(out.gather(), one_out.to_host()) == 0);
+    }
+    anycl::exclusive_scan(a, out, init);
+    CHECK(close(out.gather(), excl) == 0);
+    CHECK(anycl::gather(a) == host);  // the input is unchanged
+    anycl::inclusive_scan(a, a);      // in place
+    CHECK(close(a.gather(), incl) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("partitioned_array: prefix sums equal the host and one array", "[multi]") {
+  auto g = two_devices();
+  check_scans<std::int32_t>(g, (std::size_t{1} << 20) + 9);  // wraps: the full int32 range
+  check_scans<std::uint8_t>(g, 3001);
+  check_scans<std::int64_t>(g, 3);
+  check_scans<float>(g, (std::size_t{1} << 18) + 1);
+  // Arrays not aligned are refused.
+  const auto a = anycl::scatter(g, std::vector<float>(10, 1.0f));
+  const auto b =
+      anycl::scatter(g, std::vector<float>(10, 1.0f), std::vector<double>(g.size(), 2.0));
+  CHECK(a.aligned_with(b));  // the same split: weights only matter relative to each other
+  const auto c = anycl::scatter(g, std::vector<float>(11, 1.0f));
+  REQUIRE_THROWS_WHAT(anycl::inclusive_scan(a, c), std::invalid_argument,
+                      Contains("inclusive_scan") && Contains("not aligned"));
+}
+
+TEST_CASE("partitioned_array: dot equals the host and one array", "[multi]") {
+  auto g = two_devices();
+  const std::size_t n = (std::size_t{1} << 19) + 5;
+  const auto x = host_random<std::int32_t>(n, seed_for("dot x"));
+  const auto y = host_random<std::int32_t>(n, seed_for("dot y"));
+  std::uint64_t want = 0;
+  for (std::size_t k = 0; k < n; ++k)
+    want += static_cast<std::uint64_t>(static_cast<std::int64_t>(x[k]) * y[k]);
+  const auto a = anycl::scatter(g, x);
+  const auto b = anycl::partitioned_array<std::int32_t>::like(a);
+  b.scatter(y);
+  CHECK(anycl::dot(a, b) == static_cast<std::int64_t>(want));
+  const auto one_x = anycl::array<std::int32_t>::from_host(g.queue(0), x);
+  const auto one_y = anycl::array<std::int32_t>::from_host(g.queue(0), y);
+  CHECK(anycl::dot(a, b) == anycl::dot(one_x, one_y));
+  std::vector<double> w(g.size(), 1.0);
+  w[0] = 4.0;
+  REQUIRE_THROWS_WHAT(anycl::dot(a, anycl::scatter(g, y, w)), std::invalid_argument,
+                      Contains("anycl::dot") && Contains("not aligned"));
 }
 
 TEST_CASE("partitioned_array: wrong sizes, weights and empty reductions are refused", "[multi]") {
