@@ -31,9 +31,10 @@ struct index_range {
 };
 
 /// Splits [0, n) into weights.size() consecutive ranges whose sizes are proportional to the
-/// weights, rounded by the largest-remainder method (ties to the lower index), so the sizes add
-/// up to n exactly and the split depends only on n and the weights. Ranges may be empty when n is
-/// smaller than the number of weights. Throws std::invalid_argument for no weights or a weight
+/// weights: boundary k is the rounded prefix sum of the exact shares, so the sizes add up to n
+/// exactly, each is within one element of its exact share, and the split depends only on n and
+/// the weights (arrays split alike line up). Ranges may be empty when n is smaller than the
+/// number of weights. Throws std::invalid_argument for no weights or a weight
 /// that is not a finite number > 0, naming its index.
 ANYCL_EXPORT std::vector<index_range> split_range(std::size_t n,
                                                   const std::vector<double>& weights);
@@ -49,7 +50,7 @@ class ANYCL_EXPORT device_group {
   /// A group of `devices` (clCreateContext per platform, clCreateCommandQueueWithProperties per
   /// device). Throws std::invalid_argument for an empty list, a null device or a device listed
   /// twice (naming its index), and api_error from the driver.
-  explicit device_group(const std::vector<device>& devices, queue_properties props = {});
+  explicit device_group(const std::vector<anycl::device>& devices, queue_properties props = {});
   /// The devices the first matching alternative of `spec` selects (select_devices: `all`, a type
   /// such as `cpu`, or a shared name give several). Throws device_not_found and
   /// std::invalid_argument as select_devices does.
@@ -58,7 +59,7 @@ class ANYCL_EXPORT device_group {
   /// CL_DEVICE_PARTITION_EQUALLY): one device's cores as several devices, e.g. to test
   /// multi-device code on one CPU or to keep work on a NUMA node. Throws std::invalid_argument
   /// for 0 units, api_error when the driver cannot partition the device.
-  static device_group from_sub_devices(const device& parent, unsigned units,
+  static device_group from_sub_devices(const anycl::device& parent, unsigned units,
                                        queue_properties props = {});
 
   /// The number of devices (at least 1).
