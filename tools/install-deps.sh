@@ -13,6 +13,7 @@ packages=(
   catch2 libbenchmark-dev                      # tests and benchmarks
   libopenblas-dev                              # anycl-bench's host gemm (not linked by the library)
   clinfo                                       # checks the OpenCL installation
+  libopenmpi-dev openmpi-bin                   # anycl::mpi and its tests (optional part)
   oclgrind                                     # second platform for tests and the reliability
                                                # suite (adds no .icd: tests use OCL_ICD_VENDORS)
 )
