@@ -2,13 +2,17 @@
 // Device groups, the weighted split of an index range, and running work on every device at once.
 #include "anycl/device_group.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "anycl/array.hpp"
 #include "anycl/device_selector.hpp"
+#include "anycl/elementwise.hpp"
 
 namespace anycl {
 
@@ -183,5 +187,34 @@ void run_on_devices(const device_group& group, const std::vector<index_range>& s
 }
 
 }  // namespace detail
+
+// --- measured weights ---
+
+std::vector<double> measure_weights(const device_group& group, std::size_t n) {
+  if (n == 0) throw std::invalid_argument("measure_weights: n is 0; give the elements to time");
+  std::vector<double> weights;
+  weights.reserve(group.size());
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const command_queue& q = group.queue(i);
+    auto x = array<float>::empty(q, n);
+    auto y = array<float>::empty(q, n);
+    x.fill(1.0f);
+    y.fill(0.0f);
+    y = 2.0f * x + y;  // builds the kernel and touches the memory
+    y.wait();
+    double best = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+      const auto start = std::chrono::steady_clock::now();
+      y = 2.0f * x + y;
+      y.wait();
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (rep == 0 || s < best) best = s;
+    }
+    // A run too short for the clock still gets a finite weight (split_range needs > 0).
+    weights.push_back(static_cast<double>(n) / std::max(best, 1e-9));
+  }
+  return weights;
+}
 
 }  // namespace anycl

@@ -97,6 +97,16 @@ class ANYCL_EXPORT device_group {
   std::vector<command_queue> queues_;
 };
 
+/// Weights for split_range in proportion to what each device of `group` actually does: every
+/// device in turn runs the bandwidth-bound `y = 2 * x + y` over `n` floats (once to build and
+/// warm up, then three timed runs) and its weight is elements per second of its best run. An
+/// explicit call, never implicit: timings are noisy, vary with load, and cost a kernel build per
+/// context. Devices that share hardware (POCL's two `pthread` devices, sub-devices) are each
+/// measured alone, so their weights describe one device at a time. Throws std::invalid_argument
+/// for n = 0, api_error or build_error from the driver.
+ANYCL_EXPORT std::vector<double> measure_weights(const device_group& group,
+                                                 std::size_t n = std::size_t{1} << 22);
+
 namespace detail {
 /// The type-erased work of parallel_for_each_device: fn(device index, its queue, its share).
 using per_device_fn = std::function<void(std::size_t, const command_queue&, index_range)>;

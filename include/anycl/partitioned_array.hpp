@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -19,6 +21,7 @@
 #include "anycl/elementwise.hpp"
 #include "anycl/reduce.hpp"
 #include "anycl/scan.hpp"
+#include "anycl/sort.hpp"
 
 namespace anycl {
 
@@ -277,6 +280,104 @@ template <class T>
 T max(const partitioned_array<T>& a) {
   static_assert(is_real_element_v<T>, "AnyCL: anycl::max works on real element types");
   return detail::min_or_max<T, true>(a, "anycl::max");
+}
+
+/// How many elements satisfy `predicate` (an OpenCL C expression in `x`, as anycl::count_if):
+/// each device counts its part, all at once, and the host adds the counts. 0 when empty.
+template <class T>
+std::uint64_t count_if(const partitioned_array<T>& a, const std::string& predicate) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::count_if works on real element types");
+  if (predicate.empty())  // every device would throw the same; say it once, before any runs
+    throw std::invalid_argument("anycl::count_if: the predicate is empty; give an expression in x");
+  const auto parts = detail::per_part<std::uint64_t>(
+      a, [&](const array<T>& p) { return anycl::count_if(p, predicate); });
+  std::uint64_t n = 0;
+  for (const auto& p : parts) n += p.second;
+  return n;
+}
+/// True when some element is non-zero (NaN counts as non-zero); false when empty.
+template <class T>
+bool any(const partitioned_array<T>& a) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::any works on real element types");
+  const auto parts = detail::per_part<bool>(a, [](const array<T>& p) { return anycl::any(p); });
+  for (const auto& p : parts)
+    if (p.first && p.second) return true;
+  return false;
+}
+/// True when every element is non-zero; true when empty.
+template <class T>
+bool all(const partitioned_array<T>& a) {
+  static_assert(is_real_element_v<T>, "AnyCL: anycl::all works on real element types");
+  const auto parts = detail::per_part<bool>(a, [](const array<T>& p) { return anycl::all(p); });
+  for (const auto& p : parts)
+    if (p.first && !p.second) return false;
+  return true;
+}
+
+// --- sort ---
+
+namespace detail {
+/// The key as unsigned bits that order as anycl::sort orders keys: integers as numbers, floats by
+/// their bits made monotonic (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN).
+template <class K>
+auto sort_bits(K k) noexcept {
+  if constexpr (std::is_floating_point_v<K>) {
+    using U = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+    U b;
+    std::memcpy(&b, &k, sizeof b);
+    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+    return static_cast<U>((b & sign) != 0 ? ~b : (b | sign));
+  } else if constexpr (std::is_signed_v<K>) {
+    using U = std::make_unsigned_t<K>;
+    return static_cast<U>(static_cast<U>(k) ^ (U(1) << (sizeof(U) * 8 - 1)));
+  } else {
+    return k;
+  }
+}
+}  // namespace detail
+
+/// Sorts all elements of `keys` across its parts, in the order anycl::sort gives one array
+/// (stable; floats by their monotonic bits), so gather() afterwards equals one array sorted.
+/// Every device first sorts its part with the radix sort, all at once; the host then merges the
+/// sorted parts (a k-way merge, equal keys taken from lower parts first, which keeps the sort
+/// stable) and writes them back in the same layout. The merge moves every element through host
+/// memory once: a first version; a sample sort that keeps data on the devices is planned.
+/// Blocks until done.
+template <class K>
+void sort(const partitioned_array<K>& keys, sort_order order = sort_order::ascending) {
+  static_assert(
+      is_real_element_v<K>,
+      "AnyCL: anycl::sort works on real element types (complex arrays hold data for BLAS and FFT)");
+  if (keys.empty()) return;
+  detail::run_on_devices(keys.group(), keys.ranges(),
+                         [&](std::size_t i, const command_queue&, index_range) {
+                           anycl::sort(keys.parts()[i], order);
+                         });
+  const std::vector<K> parts = keys.gather();
+  const auto& ranges = keys.ranges();
+  using bits_t = decltype(detail::sort_bits(K{}));
+  // (key bits, part): the queue's top is the next element to take; ties go to the lower part.
+  using head = std::pair<bits_t, std::size_t>;
+  const bool descending = order == sort_order::descending;
+  auto later = [descending](const head& a, const head& b) {
+    if (a.first != b.first) return descending ? a.first < b.first : a.first > b.first;
+    return a.second > b.second;
+  };
+  std::priority_queue<head, std::vector<head>, decltype(later)> heads(later);
+  std::vector<std::size_t> next(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    next[i] = ranges[i].begin;
+    if (!ranges[i].empty()) heads.push({detail::sort_bits(parts[next[i]]), i});
+  }
+  std::vector<K> merged;
+  merged.reserve(parts.size());
+  while (!heads.empty()) {
+    const std::size_t i = heads.top().second;
+    heads.pop();
+    merged.push_back(parts[next[i]]);
+    if (++next[i] < ranges[i].end) heads.push({detail::sort_bits(parts[next[i]]), i});
+  }
+  keys.scatter(merged);
 }
 
 // --- prefix sums ---

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "anycl/partitioned_array.hpp"
 #include "anycl/reduce.hpp"
 #include "anycl/scan.hpp"
+#include "anycl/sort.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;
@@ -273,6 +275,110 @@ TEST_CASE("partitioned_array: dot equals the host and one array", "[multi]") {
   w[0] = 4.0;
   REQUIRE_THROWS_WHAT(anycl::dot(a, anycl::scatter(g, y, w)), std::invalid_argument,
                       Contains("anycl::dot") && Contains("not aligned"));
+}
+
+TEST_CASE("partitioned_array: count_if, any and all equal the host and one array", "[multi]") {
+  auto g = two_devices();
+  const std::size_t n = (std::size_t{1} << 18) + 3;
+  auto host = host_random<float>(n, seed_for("count_if"));
+  std::uint64_t want = 0;
+  for (float v : host) want += v > 0.25f ? 1 : 0;
+  const auto a = anycl::scatter(g, host);
+  CHECK(anycl::count_if(a, "x > 0.25f") == want);
+  CHECK(anycl::count_if(a, "x > 0.25f") ==
+        anycl::count_if(anycl::array<float>::from_host(g.queue(0), host), "x > 0.25f"));
+  // any/all: a single non-zero (or zero) element in the last part decides.
+  std::vector<std::int32_t> zeros(1001, 0);
+  CHECK_FALSE(anycl::any(anycl::scatter(g, zeros)));
+  zeros.back() = 7;
+  CHECK(anycl::any(anycl::scatter(g, zeros)));
+  std::vector<std::int32_t> ones(1001, 1);
+  CHECK(anycl::all(anycl::scatter(g, ones)));
+  ones.back() = 0;
+  CHECK_FALSE(anycl::all(anycl::scatter(g, ones)));
+  // Empty: as one empty array (parts with no elements are skipped).
+  const auto none = anycl::partitioned_array<std::int32_t>::empty(g, 0);
+  CHECK(anycl::count_if(none, "x > 0") == 0);
+  CHECK_FALSE(anycl::any(none));
+  CHECK(anycl::all(none));
+  // One element: the second device's part is empty.
+  const auto one = anycl::scatter(g, std::vector<std::int32_t>{5});
+  CHECK(anycl::count_if(one, "x == 5") == 1);
+  CHECK(anycl::all(one));
+  REQUIRE_THROWS_WHAT(anycl::count_if(a, ""), std::invalid_argument,
+                      Contains("predicate is empty"));
+  REQUIRE_THROWS_AS(anycl::count_if(a, "x >>> 1"), anycl::build_error);
+}
+
+namespace {
+// sort of a partitioned array against std::stable_sort on the host (by the same key order) and
+// against anycl::sort of one array, bit for bit, with equal and uneven shares.
+template <class K>
+void check_sort(const anycl::device_group& g, std::vector<K> host, anycl::sort_order order) {
+  INFO("K of " << sizeof(K) << " bytes, n " << host.size() << ", descending "
+               << (order == anycl::sort_order::descending));
+  std::vector<double> w(g.size(), 1.0);
+  w[0] = 3.0;
+  for (const auto& weights : {std::vector<double>(g.size(), 1.0), w}) {
+    const auto a = anycl::scatter(g, host, weights);
+    anycl::sort(a, order);
+    const std::vector<K> got = a.gather();
+    std::vector<K> want = host;
+    std::stable_sort(want.begin(), want.end(), [order](K x, K y) {
+      return order == anycl::sort_order::ascending
+                 ? anycl::detail::sort_bits(x) < anycl::detail::sort_bits(y)
+                 : anycl::detail::sort_bits(y) < anycl::detail::sort_bits(x);
+    });
+    REQUIRE(got.size() == want.size());
+    CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(K)) == 0);
+    auto one = anycl::array<K>::from_host(g.queue(0), host);
+    anycl::sort(one, order);
+    const std::vector<K> one_sorted = one.to_host();
+    CHECK(std::memcmp(got.data(), one_sorted.data(), got.size() * sizeof(K)) == 0);
+    CHECK(a.ranges() == anycl::scatter(g, host, weights).ranges());  // layout kept
+  }
+}
+}  // namespace
+
+TEST_CASE("partitioned_array: sort equals std::stable_sort and one array's sort", "[multi]") {
+  auto g = two_devices();
+  check_sort(g, host_random<std::int32_t>((std::size_t{1} << 18) + 11, seed_for("sort i32")),
+             anycl::sort_order::ascending);
+  check_sort(g, host_random<std::uint64_t>(5003, seed_for("sort u64")),
+             anycl::sort_order::descending);
+  // Many equal keys across the parts, and floats with both zeros, infinities and NaNs of either
+  // sign, whose order is fixed by their bits.
+  auto few = host_random<std::uint8_t>(20000, seed_for("sort u8"));
+  check_sort(g, few, anycl::sort_order::ascending);
+  std::vector<float> f = host_random<float>(4099, seed_for("sort float"));
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN()};
+  for (std::size_t k = 0; k < std::size(specials); ++k) f[k * 601] = specials[k];
+  check_sort(g, f, anycl::sort_order::ascending);
+  check_sort(g, f, anycl::sort_order::descending);
+  check_sort(g, std::vector<double>{2.5}, anycl::sort_order::ascending);  // one part empty
+  auto none = anycl::partitioned_array<float>::empty(g, 0);
+  anycl::sort(none);
+  CHECK(none.gather().empty());
+}
+
+TEST_CASE("measure_weights: one finite weight > 0 per device that split_range accepts", "[multi]") {
+  auto g = two_devices();
+  const auto w = anycl::measure_weights(g, std::size_t{1} << 16);
+  REQUIRE(w.size() == g.size());
+  for (double x : w) CHECK((std::isfinite(x) && x > 0));
+  // The weights are usable as they are: a split by them covers every element once.
+  const std::size_t n = 100003;
+  const auto host = host_random<std::int32_t>(n, seed_for("measured"));
+  const auto a = anycl::scatter(g, host, w);
+  CHECK(a.ranges() == anycl::split_range(n, w));
+  CHECK(a.gather() == host);
+  REQUIRE_THROWS_WHAT(anycl::measure_weights(g, 0), std::invalid_argument,
+                      Contains("measure_weights") && Contains("n is 0"));
 }
 
 TEST_CASE("partitioned_array: wrong sizes, weights and empty reductions are refused", "[multi]") {
