@@ -3,8 +3,8 @@
 # Runs anycl-mpi-bench under mpiexec with 1, 2 and 4 ranks (or the counts given) and prints each
 # benchmark's time (the slowest rank's, per iteration), the speed-up over the first count, and the
 # ideal speed-up. For kmeans and reduce the total size is fixed (strong scaling); the allreduce
-# rows move the same 2^20 floats whatever the count, so their "speed-up" is how much slower the
-# collective gets with more ranks.
+# rows reduce 2^20 floats on every rank whatever the count, so they show times only. With
+# BENCH_ARGS="--benchmark_repetitions=N" each time is the median of N.
 #
 #   tools/anycl-mpi-bench/scaling.sh [BENCH [RANKS...]]
 #   BENCH  the executable (default build/tools/anycl-mpi-bench/anycl-mpi-bench)
@@ -35,10 +35,16 @@ echo "anycl-mpi-bench: $(grep -m1 'rank 0 on' "$out/np$(echo $ranks | cut -d' ' 
 for np in $ranks; do
   awk -F, -v np="$np" '
     $1 == "name" { for (i = 1; i <= NF; ++i) if ($i == "real_time") t = i; next }
-    t { name = $1; gsub(/"/, "", name); sub(/\/iterations:.*/, "", name); print name, np, $t }
+    t { name = $1; gsub(/"/, "", name); sub(/\/iterations:[0-9]+/, "", name)
+        sub(/\/manual_time/, "", name); row[++n] = name; time[n] = $t; if (name ~ /_median$/) m = 1 }
+    END { for (i = 1; i <= n; ++i)  # with --benchmark_repetitions: the medians only
+            if (!m || sub(/_median$/, "", row[i])) print row[i], np, time[i] }
   ' "$out/np$np.csv"
-done | awk '
+done | sort -s -k1,1 | awk '
   BEGIN { printf "%-18s %5s %12s %9s %6s\n", "benchmark", "ranks", "time (ms)", "speed-up", "ideal" }
   { if (!($1 in base)) { base[$1] = $3; np0[$1] = $2 }
-    printf "%-18s %5d %12.3f %8.2fx %5.1fx\n", $1, $2, $3, base[$1] / $3, $2 / np0[$1] }
+    if ($1 ~ /^allreduce/ || $3 <= 0)  # not strong scaling: the same floats on every rank
+      printf "%-18s %5d %12.3f %9s %6s\n", $1, $2, $3, "-", "-"
+    else
+      printf "%-18s %5d %12.3f %8.2fx %5.1fx\n", $1, $2, $3, base[$1] / $3, $2 / np0[$1] }
 '
