@@ -4,9 +4,10 @@
 // computes the same new centres. Rank 0 then runs the same k-means alone on every point and checks
 // that both agree, and that the centres found are the planted ones.
 //
-//   mpiexec -n 2 12_mpi_kmeans [POINTS [CACHE_DIR]]    POINTS defaults to 200000
+//   mpiexec -n 2 12_mpi_kmeans [POINTS [CACHE_DIR [CL_DIR]]]    POINTS defaults to 200000
 // Each rank's POCL cache is CACHE_DIR/rank<r>, else $POCL_CACHE_DIR/rank<r> (POCL's cache must not
-// be shared by processes); ANYCL_MPI_LOG=1 prints which device each rank took.
+// be shared by processes); CL_DIR holds kmeans.cl (default: the examples' cl/ folder).
+// ANYCL_MPI_LOG=1 prints which device each rank took.
 #include <mpi.h>
 #include <anycl/anycl.hpp>
 #include <anycl/mpi.hpp>
@@ -78,8 +79,8 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   char* end = nullptr;
   const long long n = argc > 1 ? std::strtoll(argv[1], &end, 10) : 200000;
-  if (argc > 3 || (argc > 1 && *end != '\0') || n < ranks || n > (1 << 26)) {  // a point each
-    if (rank == 0) std::fprintf(stderr, "usage: 12_mpi_kmeans [POINTS [CACHE_DIR]]\n");
+  if (argc > 4 || (argc > 1 && *end != '\0') || n < ranks || n > (1 << 26)) {  // a point each
+    if (rank == 0) std::fprintf(stderr, "usage: 12_mpi_kmeans [POINTS [CACHE_DIR [CL_DIR]]]\n");
     MPI_Finalize();
     return 2;
   }
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
     const std::vector<cl_float2> share(all.begin() + mine.begin, all.begin() + mine.end);
     const anycl::command_queue q(anycl::mpi::select_device(MPI_COMM_WORLD));
     anycl::loader_options options;
-    options.search_path = {EXAMPLE_CL_DIR};
+    options.search_path = {argc > 3 ? argv[3] : EXAMPLE_CL_DIR};
     anycl::kernel_loader loader(q.context(), options);
     auto assign = loader.function<cl_uint, cl_uint, anycl::buffer_view<const cl_float2>,
                                   anycl::buffer_view<const cl_float2>, anycl::buffer_view<cl_uint>,
