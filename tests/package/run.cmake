@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # CTest driver for the consumer project in this folder. Inputs: MODE, BUILD_DIR (AnyCL's build
-# tree), ANYCL_SOURCE_DIR, SOURCE_DIR (this folder), WORK_DIR, GENERATOR, CXX (for pkg-config).
-#   find_package      installs BUILD_DIR to a prefix, builds the consumer with find_package and,
+# tree), ANYCL_SOURCE_DIR, SOURCE_DIR (this folder), WORK_DIR, GENERATOR, CXX (for pkg-config),
+# WITH_MPI (AnyCL was built with anycl::mpi: the package must provide it).
+#   find_package      installs BUILD_DIR to a prefix, builds the consumer with find_package (and,
+#                     with WITH_MPI, a small program on anycl::mpi) and,
 #                     when pkg-config is found, with g++ $(pkg-config --cflags --libs anycl); runs
 #                     both, then again from the prefix's bin/ and after the tree has been moved.
 #   add_subdirectory  builds AnyCL's library inside the consumer's build and runs the consumer.
@@ -59,10 +61,20 @@ if(NOT libs)
   message(FATAL_ERROR "cmake --install did not install libanycl in ${CMAKE_INSTALL_LIBDIR}")
 endif()
 
+# anycl/mpi.hpp is installed exactly when anycl::mpi is.
+if(WITH_MPI AND NOT EXISTS ${prefix}/${CMAKE_INSTALL_INCLUDEDIR}/anycl/mpi.hpp)
+  message(FATAL_ERROR "AnyCL was built with MPI but cmake --install did not install anycl/mpi.hpp")
+elseif(NOT WITH_MPI AND EXISTS ${prefix}/${CMAKE_INSTALL_INCLUDEDIR}/anycl/mpi.hpp)
+  message(FATAL_ERROR "cmake --install installed anycl/mpi.hpp without anycl::mpi")
+endif()
+
 timed("configure" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
-      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release -DANYCL_CONSUMER_MPI=${WITH_MPI})
 timed("build" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+if(WITH_MPI)
+  run(${WORK_DIR}/build/consumer-mpi)
+endif()
 set(consumers ${WORK_DIR}/build/consumer)
 
 find_program(PKG_CONFIG pkg-config)
