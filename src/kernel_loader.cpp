@@ -125,8 +125,9 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
         end_pending_write(j.get());
         if (locks) locks->release();
       }
-    } catch (...) {  // no memory, or the retain failed: the entry is not written, the launch is
-      if (locks) locks->release();  // unaffected
+    } catch (...) {  // no memory, or the retain failed: the entry is not written (the launch is
+                     // unaffected), so waiting processes may build
+      if (locks) locks->release();
     }
   }
 
