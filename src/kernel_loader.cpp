@@ -7,13 +7,17 @@
 #include <sys/stat.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
+#include <thread>
 
 #include "anycl/detail/digest.hpp"
 #include "anycl/platform.hpp"
@@ -90,6 +94,9 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
   std::string dir;
   std::vector<device> devices;
   std::vector<digest> keys;
+  /// The build locks of `keys` when this process took them: released once the entries are
+  /// written, the save is abandoned or cannot be set up, or the program is destroyed.
+  std::unique_ptr<cache_locks> locks;
 
   /// What a completion callback needs: the hook, the program and the launch, held until the save
   /// is done or abandoned.
@@ -98,6 +105,7 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
     program prog;
     event owner;  // keeps `launch` valid
     void abandon() noexcept override {
+      if (hook && hook->locks) hook->locks->release();  // its launch failed: no save will come
       hook.reset();
       prog = program();
       owner = event();
@@ -113,10 +121,14 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
       j->owner = event::retain(ev);
       j->launch = ev;
       begin_pending_write(j);
-      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j.get()) != CL_SUCCESS)
+      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j.get()) != CL_SUCCESS) {
         end_pending_write(j.get());
-    } catch (...) {  // no memory, or the retain failed: the entry is not written, the launch is
-    }                // unaffected
+        if (locks) locks->release();
+      }
+    } catch (...) {  // no memory, or the retain failed: the entry is not written (the launch is
+                     // unaffected), so waiting processes may build
+      if (locks) locks->release();
+    }
   }
 
   /// Saves in the driver's callback: POCL runs CL_COMPLETE callbacks before a dependent blocking
@@ -134,6 +146,7 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
       } catch (...) {  // a cache that cannot be written is never fatal
       }
     }
+    if (j->hook->locks) j->hook->locks->release();  // written (or not): waiting processes go on
     end_pending_write(j);
   }
 
@@ -203,6 +216,7 @@ struct loader_state {
   std::vector<device_identity> ids;
   bool prebuilt_only = false;            // binary_only, or a device without a compiler
   std::string cache_dir;                 // empty: no disk cache
+  double cache_wait = 0;                 // seconds to wait for another process's build
   std::shared_ptr<program_table> table;  // shared by every loader of this context
 
   std::vector<std::string> include_dirs(const build_options& o) const {
@@ -301,19 +315,56 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
 
 program loader_state::build(const resolved_source& src, const build_options& options) {
   std::vector<digest> keys;
+  auto locks = std::make_unique<cache_locks>();
   if (!cache_dir.empty()) {
     std::string opts = options.with_environment();
-    std::vector<std::vector<unsigned char>> bins;
-    for (const auto& id : ids) {
-      keys.push_back(cache_key(src.text, opts, id));
-      if (bins.size() + 1 == keys.size())
-        if (auto b = cache_read(cache_dir, keys.back())) bins.push_back(std::move(*b));
+    for (const auto& id : ids) keys.push_back(cache_key(src.text, opts, id));
+    // Each device's entry, read in turn until one is missing; `first_look` of them were there at
+    // once, the rest came from waiting for another process's build.
+    std::vector<std::optional<std::vector<unsigned char>>> bins(keys.size());
+    auto read_missing = [&] {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (!bins[i]) bins[i] = cache_read(cache_dir, keys[i]);
+        if (!bins[i]) return false;
+      }
+      return true;
+    };
+    bool all = read_missing();
+    std::size_t first_look = 0;
+    while (first_look < bins.size() && bins[first_look]) ++first_look;
+    bool waited = false;
+    if (!all) {
+      // Another process may be building the same entries: take their locks, or wait for them.
+      const auto deadline = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(cache_wait));
+      for (;;) {
+        std::vector<digest> missing;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+          if (!bins[i]) missing.push_back(keys[i]);
+        cache_locks::outcome o = locks->try_lock(cache_dir, missing);
+        if (o == cache_locks::outcome::locked) {
+          all = read_missing();  // written just before the lock was taken
+          if (all) locks->release();
+          break;
+        }
+        if (o != cache_locks::outcome::busy || std::chrono::steady_clock::now() >= deadline)
+          break;  // build without the lock: ours, none to be had, or waited long enough
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        waited = true;
+        if ((all = read_missing())) break;
+      }
     }
-    if (bins.size() == devices.size()) {
+    if (all) {
+      std::vector<std::vector<unsigned char>> found;
+      for (auto& b : bins) found.push_back(std::move(*b));
       try {
-        program p = program::from_binaries(ctx, devices, bins, src.name);
+        program p = program::from_binaries(ctx, devices, found, src.name);
         p.build(options);
-        count_hits(static_cast<unsigned>(devices.size()));
+        const auto got = static_cast<unsigned>(devices.size());
+        const auto now = waited ? static_cast<unsigned>(first_look) : got;
+        count_hits(now);
+        count_waits(got - now);
         return p;
       } catch (const api_error& e) {  // a binary the driver refuses: rebuild from source
         for (const auto& k : keys) cache_reject(cache_dir, k, std::string(status_name(e.status())));
@@ -322,13 +373,14 @@ program loader_state::build(const resolved_source& src, const build_options& opt
     count_misses(static_cast<unsigned>(devices.size()));
   }
   program p(ctx, src.text, src.name);
-  p.build(options);
+  p.build(options);  // a failed build releases the locks: a waiting process builds and fails too
   if (!keys.empty()) {
     auto hook = std::make_shared<save_on_launch>();
     hook->prog = p.get();
     hook->dir = cache_dir;
     hook->devices = devices;
     hook->keys = keys;
+    hook->locks = std::move(locks);
     p.set_launch_hook(std::move(hook));
   }
   return p;
@@ -367,6 +419,7 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
   }
   bool cache_on = s.options.disk_cache.value_or(detail::cache_enabled_by_env());
   if (cache_on) s.cache_dir = s.options.cache_dir ? *s.options.cache_dir : default_cache_dir();
+  if (!s.cache_dir.empty()) s.cache_wait = detail::cache_wait_seconds();
 }
 
 const anycl::context& kernel_loader::context() const noexcept { return s_->ctx; }

@@ -61,10 +61,15 @@ struct resolved_source {
 /// object, from any loader of that context (built once, even when many threads ask at once; kept
 /// while a loader of the context exists); built binaries are kept in a disk cache keyed on the
 /// source, every included file, the options, the platform, device and driver, and checked before
-/// use, so a stale, truncated or corrupt entry is rebuilt rather than trusted. Thread-safe.
+/// use, so a stale, truncated or corrupt entry is rebuilt rather than trusted. Processes sharing
+/// one cache folder build a missing entry once: the first takes a lock on it (a `.lock` file next
+/// to the entries, flock) until the entry is written at the program's first launch, the others
+/// wait for the entry up to ANYCL_CACHE_WAIT seconds (default 120, 0: never wait) and then build
+/// anyway. Thread-safe.
 class ANYCL_EXPORT kernel_loader {
  public:
-  /// Throws std::invalid_argument for an empty context.
+  /// Throws std::invalid_argument for an empty context, or with the disk cache on, for an
+  /// ANYCL_CACHE_WAIT that is not a number of seconds from 0 to 86400.
   explicit kernel_loader(anycl::context ctx, loader_options options = {});
 
   const anycl::context& context() const noexcept;
@@ -122,6 +127,9 @@ struct cache_statistics {
   std::uint64_t rejects = 0;         ///< entries found unsound or refused by the driver, deleted
   std::uint64_t writes = 0;          ///< entries written
   std::uint64_t write_failures = 0;  ///< entries that could not be written (read-only, full, ...)
+  /// entries used after waiting for another process that was building them (ANYCL_CACHE_WAIT);
+  /// not counted in hits or misses
+  std::uint64_t waits = 0;
 };
 ANYCL_EXPORT cache_statistics cache_stats() noexcept;
 ANYCL_EXPORT void reset_cache_stats() noexcept;

@@ -41,10 +41,19 @@ std::size_t count_text(const std::string& text, const std::string& what) {
   return n;
 }
 
+/// The files in `d` other than build locks (`.lock`, see locks(), held while an entry is built).
 std::vector<std::string> entries(const temp_dir& d) {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(d.path())) out.push_back(e.path().string());
+  for (const auto& e : fs::directory_iterator(d.path()))
+    if (e.path().extension() != ".lock") out.push_back(e.path().string());
   return out;
+}
+
+/// The build lock files in `d`.
+std::size_t locks(const temp_dir& d) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(d.path())) n += e.path().extension() == ".lock";
+  return n;
 }
 
 const std::string value_kernel =
@@ -262,9 +271,11 @@ TEST_CASE("kernel_loader: the disk cache is written after the first launch and h
     auto prog = loader.load("v.cl");
     CHECK(anycl::cache_stats().misses == 1);
     CHECK(entries(cache).empty());  // not before the first launch
+    CHECK(locks(cache) == 1);       // other processes wait for the entry meanwhile
     CHECK(run_value(e, prog, "value") == 41);
     anycl::wait_for_cache_writes();
     CHECK(anycl::cache_stats().writes == 1);
+    CHECK(locks(cache) == 0);  // removed once the entry is written
     REQUIRE(entries(cache).size() == 1);
     CHECK_THAT(entries(cache)[0], EndsWith(".bin"));
     // The same loader hands out the same program without the cache.
@@ -310,8 +321,71 @@ TEST_CASE("kernel_loader: a first launch that fails through its wait list does n
   anycl::wait_for_cache_writes();
   CHECK(anycl::cache_stats().writes == 0);
   CHECK(entries(cache).empty());
+  CHECK(locks(cache) == 0);  // the abandoned save released the build lock
   // The queue and the program stay usable.
   CHECK(run_value(e, prog, "value") == 7);
+}
+
+TEST_CASE(
+    "kernel_loader: a second context of this process building the same entry does not wait "
+    "for its own lock",
+    "[loader][cache][env]") {
+  // flock locks belong to open file descriptions: without the process's own bookkeeping, the
+  // second loader would wait for the first one's lock until ANYCL_CACHE_WAIT ran out.
+  scoped_env wait("ANYCL_CACHE_WAIT", "600");
+  anycl::test::env e;
+  temp_dir d, cache;
+  write_file(d / "v.cl", value_kernel);
+  write_file(d / "value.h", "#define VALUE 23\n");
+  anycl::reset_cache_stats();
+  anycl::kernel_loader first(e.ctx, search_only(d, &cache));
+  auto p1 = first.load("v.cl");  // holds the lock until its first launch
+  REQUIRE(locks(cache) == 1);
+  anycl::context other(e.dev);  // another context: its own program, built again
+  anycl::kernel_loader second(other, search_only(d, &cache));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto p2 = second.load("v.cl");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  CHECK(waited < std::chrono::seconds(300));  // not until the 600 s wait ran out
+  CHECK(anycl::cache_stats().misses == 2);
+  CHECK(anycl::cache_stats().waits == 0);
+  CHECK(locks(cache) == 1);  // the first loader's lock is untouched
+  anycl::command_queue q2(other, e.dev);
+  anycl::buffer out(other, sizeof(int));
+  p2.function<anycl::buffer_view<int>>("value")(q2, anycl::nd_range{1}, out).wait();
+  CHECK(q2.read(anycl::buffer_view<int>(out)).at(0) == 23);
+  CHECK(run_value(e, p1, "value") == 23);
+  anycl::wait_for_cache_writes();
+  CHECK(locks(cache) == 0);
+  CHECK(entries(cache).size() == 1);  // the same entry, written twice
+  CHECK(anycl::cache_stats().rejects == 0);
+}
+
+TEST_CASE("kernel_loader: ANYCL_CACHE_WAIT must be a number of seconds", "[loader][cache][env]") {
+  anycl::test::env e;
+  temp_dir d, cache;
+  for (const char* good : {"0", "0.5", "120", "86400"}) {
+    scoped_env wait("ANYCL_CACHE_WAIT", good);
+    CHECK_NOTHROW(static_cast<void>(anycl::kernel_loader(e.ctx, search_only(d, &cache))));
+  }
+  {
+    scoped_env wait("ANYCL_CACHE_WAIT", "");  // empty: the default
+    CHECK_NOTHROW(static_cast<void>(anycl::kernel_loader(e.ctx, search_only(d, &cache))));
+  }
+  for (const char* bad : {"abc", "-1", "inf", "nan", "1e3", "0x10", "5s", " 5", "86401", "."}) {
+    INFO("ANYCL_CACHE_WAIT=" << bad);
+    scoped_env wait("ANYCL_CACHE_WAIT", bad);
+    REQUIRE_THROWS_AS(static_cast<void>(anycl::kernel_loader(e.ctx, search_only(d, &cache))),
+                      std::invalid_argument);
+    try {
+      anycl::kernel_loader loader(e.ctx, search_only(d, &cache));
+    } catch (const std::invalid_argument& err) {
+      CHECK_THAT(err.what(), Contains(std::string("ANYCL_CACHE_WAIT='") + bad + "'"));
+      CHECK_THAT(err.what(), Contains("number of seconds"));
+    }
+    // Without the disk cache it is never read.
+    CHECK_NOTHROW(static_cast<void>(anycl::kernel_loader(e.ctx, search_only(d))));
+  }
 }
 
 TEST_CASE("kernel_loader: ANYCL_BUILD_OPTIONS is part of the cache key", "[loader][cache][env]") {

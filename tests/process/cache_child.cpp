@@ -2,7 +2,7 @@
 // anycl-cache-child: one process of the multi-process disk cache tests. Loads a kernel file through
 // a kernel_loader (so through the disk cache), runs saxpy with it, checks the result against the
 // host, waits for the cache writes and prints the cache statistics on one line:
-//   hits=H misses=M rejects=R writes=W write_failures=F
+//   hits=H misses=M rejects=R writes=W write_failures=F waits=X
 // Exit 0 on success, 1 with a message on stderr on any failure, 2 on bad usage, 3 when
 // --readonly-bind cannot be set up here (no mount namespace or no permission).
 //
@@ -25,10 +25,13 @@
 //                         read-only onto itself (root only): a read-only folder even for root
 //   --no-wait             return from main without calling wait_for_cache_writes() (the library
 //                         waits at exit); the statistics printed may then miss pending writes
+//   --hold                after loading the first program (this process then holds its build lock
+//                         when it built it), print "loaded" on stdout and sleep until killed
 //   --probe               print the selected device and exit (no kernel, no cache)
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -59,6 +62,7 @@ struct options {
   std::string readonly_bind;
   bool probe = false;
   bool no_wait = false;
+  bool hold = false;
 };
 
 unsigned long long number(const std::string& flag, const std::string& text) {
@@ -89,6 +93,8 @@ options parse(int argc, char** argv) {
       o.fsize_limit = static_cast<long long>(number(arg, value()));
     } else if (arg == "--no-wait") {
       o.no_wait = true;
+    } else if (arg == "--hold") {
+      o.hold = true;
     } else if (arg == "--probe") {
       o.probe = true;
     } else if (arg == "--readonly-bind") {
@@ -119,7 +125,7 @@ std::string make_readonly(const std::string& dir) {
 
 void run_one(const anycl::kernel_loader& loader, const anycl::command_queue& queue,
              const std::string& file, const anycl::build_options& build, cl_uint n, unsigned seed,
-             long long fsize_limit) {
+             long long fsize_limit, bool hold) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
   std::vector<float> x(n), y(n);
@@ -130,6 +136,11 @@ void run_one(const anycl::kernel_loader& loader, const anycl::command_queue& que
   auto saxpy =
       loader.function<cl_uint, float, anycl::buffer_view<const float>, anycl::buffer_view<float>>(
           file, "anycl_saxpy", build);
+  if (hold) {
+    std::printf("loaded\n");
+    std::fflush(stdout);
+    for (;;) ::pause();
+  }
   if (fsize_limit >= 0) {
     std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead of killing
     struct rlimit limit {};
@@ -166,22 +177,23 @@ int run(const options& o) {
   lo.search_path = o.search;
   anycl::kernel_loader loader(ctx, lo);
   if (o.variants.empty()) {
-    run_one(loader, queue, o.file, {}, o.size, 1, o.fsize_limit);
+    run_one(loader, queue, o.file, {}, o.size, 1, o.fsize_limit, o.hold);
   } else {
     unsigned seed = 1;
     for (const auto& v : o.variants) {
       anycl::build_options build;
       if (!v.empty()) build.define("ANYCL_CHILD_VARIANT", v);
-      run_one(loader, queue, o.file, build, o.size, seed++, o.fsize_limit);
+      run_one(loader, queue, o.file, build, o.size, seed++, o.fsize_limit, o.hold);
     }
   }
   if (!o.no_wait) anycl::wait_for_cache_writes();
 
   const anycl::cache_statistics s = anycl::cache_stats();
-  std::printf("hits=%llu misses=%llu rejects=%llu writes=%llu write_failures=%llu\n",
+  std::printf("hits=%llu misses=%llu rejects=%llu writes=%llu write_failures=%llu waits=%llu\n",
               static_cast<unsigned long long>(s.hits), static_cast<unsigned long long>(s.misses),
               static_cast<unsigned long long>(s.rejects), static_cast<unsigned long long>(s.writes),
-              static_cast<unsigned long long>(s.write_failures));
+              static_cast<unsigned long long>(s.write_failures),
+              static_cast<unsigned long long>(s.waits));
   return std::fflush(stdout) == 0 ? 0 : 1;
 }
 

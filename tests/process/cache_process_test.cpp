@@ -96,6 +96,11 @@ class cache_test {
     return anycl::test::spawn(child_program, args, env, root_.path() / ("child-" + n));
   }
 
+  /// What the child started last printed on stdout so far.
+  std::string last_output() const {
+    return read_bytes(root_.path() / ("child-" + std::to_string(children_) + ".out"));
+  }
+
   child_result run(const std::vector<std::string>& args, const fs::path& cache_dir,
                    pocl kind = pocl::warm, env_list env = {}) {
     return start(args, cache_dir, kind, std::move(env)).wait();
@@ -211,7 +216,7 @@ TEST_CASE("disk cache: 8 processes build and save one program at once into an em
   for (const auto& r : results) {
     INFO(r.describe());
     child_stats s = succeeded(r);  // the child checked its result against the host
-    CHECK(s.hits + s.misses == 1);
+    CHECK(s.hits + s.misses + s.waits == 1);
     CHECK(s.rejects == 0);  // never a partly written entry
     CHECK(s.writes == s.misses);
     CHECK(s.write_failures == 0);
@@ -219,9 +224,10 @@ TEST_CASE("disk cache: 8 processes build and save one program at once into an em
     misses += s.misses;
   }
   CAPTURE(misses);
-  CHECK(misses >= 1);
+  CHECK(misses == 1);  // one built it, the others waited for its entry (or came after it)
   CHECK(files_ending_with(dir, ".bin").size() == 1);
   CHECK(files_ending_with(dir, ".tmp").empty());
+  CHECK(files_ending_with(dir, ".lock").empty());  // the builder removed its lock
 
   child_result ninth = t.run({}, dir, pocl::empty);
   INFO(ninth.describe());
@@ -390,6 +396,140 @@ TEST_CASE("disk cache: ANYCL_CACHE=off neither reads nor writes", "[cache]") {
   }
 }
 
+namespace {
+/// A variant no earlier run used: a program whose entry nobody has.
+std::string fresh_variant() {
+  static std::mt19937_64 rng(std::random_device{}());
+  return std::to_string(rng() >> 1);
+}
+
+/// Waits until the child started last by `t` prints "loaded" (it holds its build lock then).
+void wait_until_loaded(const cache_test& t) {
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+  while (t.last_output().find("loaded") == std::string::npos) {
+    REQUIRE(std::chrono::steady_clock::now() < limit);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+TEST_CASE(
+    "disk cache: processes wait for the one that builds an entry, and a killed builder "
+    "never blocks them",
+    "[cache]") {
+  cache_test t;
+  const fs::path dir = t.folder("lock");
+  const std::string v = fresh_variant();
+  const std::vector<std::string> program = {"--variant", v};
+  std::vector<std::string> hold = program;
+  hold.push_back("--hold");
+
+  // A builder that loaded the program and never launches it: it holds the lock of its entry.
+  running_child holder = t.start(hold, dir);
+  wait_until_loaded(t);
+  REQUIRE(files_ending_with(dir, ".lock").size() == 1);
+  REQUIRE(files_ending_with(dir, ".bin").empty());
+
+  SECTION(
+      "ANYCL_CACHE_WAIT=0 builds at once; a timeout builds after waiting; a waiter gets the "
+      "entry another process writes") {
+    child_result no_wait = t.run(program, dir, pocl::warm, {{"ANYCL_CACHE_WAIT", "0"}});
+    INFO(no_wait.describe());
+    child_stats s0 = succeeded(no_wait);
+    CHECK(s0.misses == 1);
+    CHECK(s0.waits == 0);
+    CHECK(s0.writes == 1);
+    CHECK(no_wait.lines_with("anycl: warning") == 0);
+    CHECK(files_ending_with(dir, ".lock").size() == 1);  // the holder's, left alone
+    const auto bins = files_ending_with(dir, ".bin");
+    REQUIRE(bins.size() == 1);
+    fs::remove(dir / bins.front());
+
+    // A waiter with a long limit, and one with a short limit that builds when it runs out.
+    running_child waiter = t.start(program, dir, pocl::warm, {{"ANYCL_CACHE_WAIT", "300"}});
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const auto t0 = std::chrono::steady_clock::now();
+    child_result timed_out = t.run(program, dir, pocl::warm, {{"ANYCL_CACHE_WAIT", "1.5"}});
+    const double took = seconds_since(t0);
+    INFO(timed_out.describe());
+    child_stats s1 = succeeded(timed_out);
+    CHECK(s1.misses == 1);
+    CHECK(s1.waits == 0);
+    CHECK(s1.writes == 1);
+    CHECK(took >= 1.5);  // it waited for the lock until the limit
+    // Its entry ends the first waiter's wait.
+    child_result waited = waiter.wait();
+    INFO(waited.describe());
+    child_stats s2 = succeeded(waited);
+    CHECK(s2.misses == 0);
+    CHECK(s2.writes == 0);
+    CHECK(s2.hits + s2.waits == 1);
+    if (s2.waits == 0) WARN("the waiter started after the entry was written");
+    holder.kill(SIGKILL);
+  }
+
+  SECTION("a builder killed while it holds the lock") {
+    running_child waiter = t.start(program, dir, pocl::warm, {{"ANYCL_CACHE_WAIT", "300"}});
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    const auto t0 = std::chrono::steady_clock::now();
+    holder.kill(SIGKILL);
+    child_result r = waiter.wait();
+    const double took = seconds_since(t0);
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.misses == 1);  // the lock came free without an entry: it built
+    CHECK(s.waits == 0);
+    CHECK(s.writes == 1);
+    CHECK(took < 150);  // the kernel freed the dead holder's lock; not the 300 s limit
+    CHECK(files_ending_with(dir, ".bin").size() == 1);
+    CHECK(files_ending_with(dir, ".lock").empty());  // the dead holder's file removed too
+  }
+  child_result h = holder.wait();
+  INFO(h.describe());
+  CHECK(h.killed_by(SIGKILL));
+}
+
+TEST_CASE(
+    "disk cache: 4 processes loading a fresh program build it once, or 4 times with "
+    "ANYCL_CACHE_WAIT=0",
+    "[cache]") {
+  cache_test t;
+  for (const char* wait : {"120", "0"}) {
+    INFO("ANYCL_CACHE_WAIT=" << wait);
+    const fs::path dir = t.folder(std::string("four-") + wait);
+    const std::vector<std::string> program = {"--variant", fresh_variant()};
+    std::vector<running_child> running;
+    for (int i = 0; i < 4; ++i)
+      running.push_back(t.start(program, dir, pocl::warm, {{"ANYCL_CACHE_WAIT", wait}}));
+    std::uint64_t misses = 0, waits = 0, writes = 0;
+    for (auto& c : running) {
+      child_result r = c.wait();
+      INFO(r.describe());
+      child_stats s = succeeded(r);  // checked against the host
+      CHECK(s.hits + s.misses + s.waits == 1);
+      CHECK(s.rejects == 0);
+      misses += s.misses;
+      waits += s.waits;
+      writes += s.writes;
+    }
+    std::printf("4 processes, ANYCL_CACHE_WAIT=%s: %ju builds, %ju waits\n", wait,
+                static_cast<std::uintmax_t>(misses), static_cast<std::uintmax_t>(waits));
+    CHECK(writes == misses);
+    if (std::string(wait) == "0") {
+      CHECK(waits == 0);
+      CHECK(misses >= 1);
+    } else {
+      CHECK(misses == 1);
+    }
+    CHECK(files_ending_with(dir, ".bin").size() == 1);
+    CHECK(files_ending_with(dir, ".lock").empty());
+  }
+}
+
 // The suite needs a device for its children: fail without one, skip (77) only when allowed, as the
 // device suite does. The child finds out, so that this process never loads OpenCL.
 int anycl::test::suite_setup() {
@@ -484,7 +624,7 @@ TEST_CASE("disk cache: writers killed at random moments while others read leave 
       child_result r = rd.wait();
       child_stats s = succeeded(r);
       CHECK(s.rejects == 0);  // no unsound entry was ever seen by a reader
-      CHECK(s.hits + s.misses == 3);
+      CHECK(s.hits + s.misses + s.waits == 3);
     }
     temps_left = static_cast<int>(files_ending_with(dir, ".tmp").size());
   }
@@ -499,7 +639,7 @@ TEST_CASE("disk cache: writers killed at random moments while others read leave 
   child_stats s = succeeded(scan);
   CHECK(s.rejects == 0);
   CHECK(s.hits == bins.size());
-  CHECK(s.hits + s.misses == 3);
+  CHECK(s.hits + s.misses + s.waits == 3);
   REQUIRE(files_ending_with(dir, ".bin").size() == 3);
 
   // ...and one made unsound (cut in half) is refused, removed and written again.

@@ -31,8 +31,8 @@ std::string read_file(const fs::path& path) {
 }
 
 bool controlled(const std::string& entry) {
-  for (const char* name :
-       {"POCL_CACHE_DIR=", "ANYCL_CACHE_DIR=", "ANYCL_CACHE=", "ANYCL_FAULT_KILL_CACHE_WRITE_AT="})
+  for (const char* name : {"POCL_CACHE_DIR=", "ANYCL_CACHE_DIR=", "ANYCL_CACHE=",
+                           "ANYCL_FAULT_KILL_CACHE_WRITE_AT=", "ANYCL_CACHE_WAIT="})
     if (entry.compare(0, std::strlen(name), name) == 0) return true;
   return false;
 }
@@ -73,10 +73,11 @@ std::optional<child_stats> child_result::stats() const {
   std::string line;
   while (std::getline(lines, line)) {
     child_stats s;
-    unsigned long long h = 0, m = 0, r = 0, w = 0, f = 0;
+    unsigned long long h = 0, m = 0, r = 0, w = 0, f = 0, x = 0;
     if (std::sscanf(line.c_str(),
-                    "hits=%llu misses=%llu rejects=%llu writes=%llu write_failures=%llu", &h, &m,
-                    &r, &w, &f) == 5) {
+                    "hits=%llu misses=%llu rejects=%llu writes=%llu write_failures=%llu waits=%llu",
+                    &h, &m, &r, &w, &f, &x) == 6) {
+      s.waits = x;
       s.hits = h;
       s.misses = m;
       s.rejects = r;

@@ -18,12 +18,12 @@ namespace fs = std::filesystem;
 
 /// The environment variables a child gets on top of the test's own; the variables that the tests
 /// control (POCL_CACHE_DIR, ANYCL_CACHE_DIR, ANYCL_CACHE, ANYCL_FAULT_KILL_CACHE_WRITE_AT) are
-/// removed from the inherited environment first.
+/// removed from the inherited environment first (also ANYCL_CACHE_WAIT).
 using env_list = std::vector<std::pair<std::string, std::string>>;
 
 /// What anycl-cache-child printed on its statistics line.
 struct child_stats {
-  std::uint64_t hits = 0, misses = 0, rejects = 0, writes = 0, write_failures = 0;
+  std::uint64_t hits = 0, misses = 0, rejects = 0, writes = 0, write_failures = 0, waits = 0;
 };
 
 /// A finished child.
