@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "anycl/kernel_loader.hpp"
+#include "launch_shape.hpp"
 
 namespace anycl {
 
@@ -212,7 +213,7 @@ class context_kernels {
     }
     device dev = q.device();
     device_profile p;
-    p.cpu = dev.type() == device_type::cpu;
+    p.cpu = takes_cpu_shape(launch_shape_from_env(), dev);
     p.compute_units = std::max<cl_uint>(1, dev.compute_units());
     p.max_work_group = std::max<std::size_t>(1, dev.max_work_group_size());
     p.fp64 = dev.fp64();
@@ -333,7 +334,9 @@ array_core::array_core(const command_queue& queue, scalar_type type, const anycl
     : queue_(queue), sync_(std::make_shared<array_sync>()), type_(type) {
   if (!queue) throw std::invalid_argument("array: the queue is empty (default-constructed)");
   kernels_ = kernels_for(queue.context());
-  if ((type == scalar_type::f64 || type == scalar_type::c128) && !kernels_->profile(queue).fp64)
+  // The device profile is read here, so a bad ANYCL_LAUNCH_SHAPE is refused by the first array.
+  const bool fp64 = kernels_->profile(queue).fp64;
+  if ((type == scalar_type::f64 || type == scalar_type::c128) && !fp64)
     throw std::invalid_argument("array<double>: device '" + queue.device().name() +
                                 "' has no double precision (cl_khr_fp64)");
   layout_ = array_layout::dense(s);

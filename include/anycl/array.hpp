@@ -209,6 +209,7 @@ ANYCL_EXPORT std::vector<event> dependencies(std::initializer_list<const array_c
 
 /// What the array layer needs to know about a device, asked once per device and context.
 struct device_profile {
+  /// The CPU launch shape: on CPU devices, or everywhere under ANYCL_LAUNCH_SHAPE=cpu (gpu: never).
   bool cpu = true;
   cl_uint compute_units = 1;
   std::size_t max_work_group = 1;

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// array<T>: creation, host round trips, shapes, strided views, copies, aliasing, events, errors.
+// array<T>: creation, host round trips, shapes, strided views, copies, aliasing, events, errors,
+// and the launch shape (ANYCL_LAUNCH_SHAPE).
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
@@ -179,5 +184,75 @@ TEST_CASE("array: launch plans cover every element exactly once", "[array]") {
         CHECK(plan.global >= plan.local);
       }
     }
+  }
+}
+
+namespace {
+
+// Sets ANYCL_LAUNCH_SHAPE for one scope and puts back what was there.
+class launch_shape_env {
+ public:
+  explicit launch_shape_env(const char* value) {
+    if (const char* old = std::getenv("ANYCL_LAUNCH_SHAPE")) old_ = old;
+    had_ = std::getenv("ANYCL_LAUNCH_SHAPE") != nullptr;
+    ::setenv("ANYCL_LAUNCH_SHAPE", value, 1);
+  }
+  ~launch_shape_env() {
+    if (had_)
+      ::setenv("ANYCL_LAUNCH_SHAPE", old_.c_str(), 1);
+    else
+      ::unsetenv("ANYCL_LAUNCH_SHAPE");
+  }
+  launch_shape_env(const launch_shape_env&) = delete;
+  launch_shape_env& operator=(const launch_shape_env&) = delete;
+
+ private:
+  std::string old_;
+  bool had_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("array: ANYCL_LAUNCH_SHAPE gives every algorithm the CPU or the GPU shape", "[array]") {
+  const std::size_t n = (std::size_t{1} << 20) + 3;
+  std::vector<std::int32_t> host(n);
+  for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<std::int32_t>(i % 1000) - 500;
+  const std::int64_t want = std::accumulate(host.begin(), host.end(), std::int64_t{0});
+  for (const char* shape : {"cpu", "gpu", "auto", ""}) {
+    INFO("ANYCL_LAUNCH_SHAPE=" << shape);
+    launch_shape_env set(shape);
+    anycl::test::env e;  // a fresh context: the shape is read when a context first meets a device
+    const bool cpu =
+        std::string(shape) == "cpu" || ((std::string(shape) == "auto" || *shape == '\0') &&
+                                        e.dev.type() == anycl::device_type::cpu);
+    CHECK(anycl::detail::profile(e.queue).cpu == cpu);
+    const anycl::detail::launch_plan plan = anycl::detail::plan_launch(e.queue, n, 4);
+    CHECK(plan.cpu == cpu);
+    if (cpu) {
+      CHECK(plan.local == 1);
+      CHECK(plan.chunk > 1);
+    } else {
+      CHECK(plan.local == std::min<std::size_t>(256, e.dev.max_work_group_size()));
+      CHECK(plan.chunk == 1);
+    }
+    // The kernels of that shape give the host's answers.
+    auto a = anycl::array<std::int32_t>::from_host(e.queue, host);
+    CHECK(anycl::sum(a) == want);
+    auto b = anycl::array<std::int32_t>::zeros(e.queue, n);
+    b = a * 2 + 1;
+    const auto hb = b.to_host();
+    CHECK(hb[0] == 2 * host[0] + 1);
+    CHECK(hb[n - 1] == 2 * host[n - 1] + 1);
+  }
+}
+
+TEST_CASE("array: a bad ANYCL_LAUNCH_SHAPE is refused with the valid values", "[array]") {
+  for (const char* bad : {"GPU", "gpu ", "fpga", "1"}) {
+    INFO("ANYCL_LAUNCH_SHAPE=" << bad);
+    launch_shape_env set(bad);
+    anycl::test::env e;
+    CHECK_THROWS_WITH(anycl::array<float>::zeros(e.queue, 4),
+                      Contains("ANYCL_LAUNCH_SHAPE='" + std::string(bad) + "'") &&
+                          Contains("auto") && Contains("cpu") && Contains("gpu"));
   }
 }

@@ -140,8 +140,8 @@ const std::size_t sizes[] = {0, 1, 97, (std::size_t{1} << 20) + 3};
 // --- whole-array reductions ---
 
 TEMPLATE_TEST_CASE("reduce: sum, min, max, dot, count_if, any, all of every element type",
-                   "[reduce]", std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                   std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
+                   "[reduce][reduce_types]", std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
   using T = TestType;
   anycl::test::env e;
   if (skip_double<T>(e)) return;
@@ -215,7 +215,8 @@ TEST_CASE("reduce: 64-bit sums wrap modulo 2^64", "[reduce]") {
 }
 
 TEMPLATE_TEST_CASE("reduce: strided views (slices, transposes) reduce through their strides",
-                   "[reduce]", std::int8_t, std::int32_t, std::uint64_t, float, double) {
+                   "[reduce][reduce_strided]", std::int8_t, std::int32_t, std::uint64_t, float,
+                   double) {
   using T = TestType;
   anycl::test::env e;
   if (skip_double<T>(e)) return;
@@ -298,7 +299,7 @@ TEST_CASE("reduce: results wait for pending commands and are recorded on the inp
 // --- the GPU shape, run on this device ---
 
 TEMPLATE_TEST_CASE("reduce: the GPU-shaped kernels (grid-stride, local-memory trees) agree",
-                   "[reduce]", std::int16_t, std::uint32_t, std::int64_t, float) {
+                   "[reduce][reduce_gpu]", std::int16_t, std::uint32_t, std::int64_t, float) {
   using T = TestType;
   anycl::test::env e;
   const std::uint64_t seed = seed_for("reduce: GPU shape");
@@ -394,7 +395,8 @@ TEST_CASE("reduce: a float sum of 2^24 randoms is as accurate as a pairwise host
 // --- axis reductions ---
 
 TEMPLATE_TEST_CASE("reduce: sum, min, max along each axis of 1-D to 4-D arrays and views",
-                   "[reduce]", std::int8_t, std::uint16_t, std::int64_t, float, double) {
+                   "[reduce][reduce_axis]", std::int8_t, std::uint16_t, std::int64_t, float,
+                   double) {
   using T = TestType;
   using S = anycl::sum_type_t<T>;
   anycl::test::env e;

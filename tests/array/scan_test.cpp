@@ -82,9 +82,9 @@ std::string cl_lowest() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("scan: plus, inclusive and exclusive, every element type and size", "[scan]",
-                   std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                   std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("scan: plus, inclusive and exclusive, every element type and size",
+                   "[scan][scan_plus]", std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
   anycl::test::env e;
   if (skip_double<TestType>(e)) return;
   const std::uint32_t seed = 1234;
@@ -104,9 +104,9 @@ TEMPLATE_TEST_CASE("scan: plus, inclusive and exclusive, every element type and 
   }
 }
 
-TEMPLATE_TEST_CASE("scan: min, max and multiplies for every element type", "[scan]", std::int8_t,
-                   std::int16_t, std::int32_t, std::int64_t, std::uint8_t, std::uint16_t,
-                   std::uint32_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("scan: min, max and multiplies for every element type", "[scan][scan_ops]",
+                   std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                   std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
   anycl::test::env e;
   if (skip_double<TestType>(e)) return;
   for (std::size_t n : {std::size_t{1}, std::size_t{97}, big}) {

@@ -104,9 +104,9 @@ void check_all(const anycl::test::env& e, const std::vector<T>& host) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("sort: sort, argsort, sort_by_key for every key type and size", "[sort]",
-                   std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                   std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("sort: sort, argsort, sort_by_key for every key type and size",
+                   "[sort][sort_types]", std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
   anycl::test::env e;
   if (skip_double<TestType>(e)) return;
   const std::uint32_t seed = 2024;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // clFFT's process-wide setup: the guard sets clFFT up once for any number of plans and tears it
 // down once when the last ends (setup/teardown cycles work); one plan executed from many threads
-// at once gives every thread its right result.
+// at once gives every thread its right result; clFFT's kernel builds leave stderr clean.
+#include <unistd.h>
+
 #include <complex>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +18,7 @@
 
 using anycl::fft::plan_desc;
 using anycl::test::cd;
+using Catch::Matchers::Contains;
 using cf = std::complex<float>;
 
 namespace {
@@ -137,5 +142,58 @@ TEST_CASE("fft library: one plan executed from four threads at once", "[library]
     INFO("thread " << t);
     CHECK(failures[t].empty());
     if (!failures[t].empty()) WARN(failures[t]);
+  }
+}
+
+namespace {
+
+// What `fn` writes to file descriptor 2 (any redirection the library makes nests inside this one).
+template <class Fn>
+std::string stderr_of(Fn fn) {
+  std::fflush(stderr);
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f != nullptr);
+  const int saved = ::dup(STDERR_FILENO);
+  REQUIRE(saved >= 0);
+  REQUIRE(::dup2(::fileno(f), STDERR_FILENO) >= 0);
+  auto restore = [&] {
+    std::fflush(stderr);
+    ::dup2(saved, STDERR_FILENO);
+    ::close(saved);
+  };
+  try {
+    fn();
+  } catch (...) {
+    restore();
+    std::fclose(f);
+    throw;
+  }
+  restore();
+  std::rewind(f);
+  std::string s;
+  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) s += static_cast<char>(c);
+  std::fclose(f);
+  return s;
+}
+
+}  // namespace
+
+// CTest runs this with POCL_KERNEL_CACHE=0, so that POCL's Clang compiles clFFT's generated kernels
+// (which have warnings) for every plan: first with ANYCL_COMPILER_OUTPUT=1, which shows the
+// compiler's summary line (so the check can see it), then without, which must not.
+TEST_CASE("fft library: clFFT's kernel builds print no compiler summary", "[.fft_quiet]") {
+  for (const char* output : {"1", "0"}) {
+    INFO("ANYCL_COMPILER_OUTPUT=" << output);
+    ::setenv("ANYCL_COMPILER_OUTPUT", output, 1);
+    anycl::test::env e;
+    const std::string err = stderr_of([&] {
+      anycl::fft::plan p(e.queue, plan_desc::c2c({1024}));
+      (void)p;
+    });
+    ::unsetenv("ANYCL_COMPILER_OUTPUT");
+    if (std::string(output) == "1")
+      CHECK_THAT(err, Contains("generated."));
+    else
+      CHECK_THAT(err, !Contains("generated."));
   }
 }

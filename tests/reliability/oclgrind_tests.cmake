@@ -8,6 +8,7 @@ if(NOT ANYCL_OCLGRIND)
   return()
 endif()
 function(anycl_oclgrind_test name tags checks)
+  cmake_parse_arguments(T "" "" "ENV" ${ARGN})
   set(work ${CMAKE_BINARY_DIR}/oclgrind/${name})
   add_test(NAME ${name}
     COMMAND ${CMAKE_COMMAND} -DOCLGRIND=${ANYCL_OCLGRIND} -DEXE=$<TARGET_FILE:anycl-reliability-tests>
@@ -15,9 +16,16 @@ function(anycl_oclgrind_test name tags checks)
             -P ${CMAKE_CURRENT_SOURCE_DIR}/run_oclgrind.cmake)
   # No disk cache: every kernel is compiled from source by Oclgrind's own compiler.
   set_tests_properties(${name} PROPERTIES LABELS slow TIMEOUT 900
-    ENVIRONMENT "ANYCL_CACHE=off;ANYCL_CACHE_DIR=${work}/anycl-cache;POCL_CACHE_DIR=${work}/pocl-cache;ANYCL_DEVICE=oclgrind")
+    ENVIRONMENT "ANYCL_CACHE=off;ANYCL_CACHE_DIR=${work}/anycl-cache;POCL_CACHE_DIR=${work}/pocl-cache;ANYCL_DEVICE=oclgrind;${T_ENV}")
 endfunction()
 anycl_oclgrind_test(oclgrind-kernels "[kernels]" "--check-api;--data-races;--uninitialized")
 # Oclgrind 21.10's --uninitialized crashes (SIGSEGV in Uninitialized::instructionExecuted) on
 # reduce.cl's axis kernels, so they are checked for API misuse, races and out-of-bounds only.
 anycl_oclgrind_test(oclgrind-kernels-axis "[kernels_axis]" "--check-api;--data-races")
+# Oclgrind is a CPU device first, so the entries above run the CPU launch shape. The reduce, scan
+# and sort kernels again in the GPU shape (work-groups, local-memory trees, grid-stride loops),
+# where races and barrier divergence would show on a GPU.
+anycl_oclgrind_test(oclgrind-kernels-gpu "kernels: reduce.cl reductions equal*,kernels: scan.cl*,kernels: sort.cl*"
+                    "--check-api;--data-races;--uninitialized" ENV "ANYCL_LAUNCH_SHAPE=gpu")
+anycl_oclgrind_test(oclgrind-kernels-axis-gpu "[kernels_axis]" "--check-api;--data-races"
+                    ENV "ANYCL_LAUNCH_SHAPE=gpu")

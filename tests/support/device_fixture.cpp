@@ -40,7 +40,10 @@ int suite_setup() {
 env::env() : dev(anycl::select_device()), ctx(dev), queue(ctx, dev, {false, true}) {}
 
 std::string read_source(const std::string& relative_path) {
-  std::string path = std::string(ANYCL_TEST_SOURCE_DIR) + "/" + relative_path;
+  // ANYCL_TEST_SOURCE_DIR in the environment: a copy of the tree elsewhere (tools/device-check.sh).
+  const char* root = std::getenv("ANYCL_TEST_SOURCE_DIR");
+  std::string path = std::string(root != nullptr && *root != '\0' ? root : ANYCL_TEST_SOURCE_DIR) +
+                     "/" + relative_path;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("test: cannot read " + path);
   std::ostringstream s;

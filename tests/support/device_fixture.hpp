@@ -17,7 +17,8 @@ struct env {
   anycl::command_queue queue;
 };
 
-/// The text of a file under the source tree, e.g. "tests/cl_kernels/basic.cl".
+/// The text of a file under the source tree, e.g. "tests/cl_kernels/basic.cl" (the tree is
+/// ANYCL_TEST_SOURCE_DIR from the environment, else the one the tests were built from).
 std::string read_source(const std::string& relative_path);
 
 /// Builds a file under the source tree for `ctx`; the program is named after the file.

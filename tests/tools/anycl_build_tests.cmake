@@ -92,6 +92,10 @@ anycl_tool_test(tool-build-check-two-devices 1
 anycl_tool_test(tool-build-check-cl-kernels 0
   "checked [0-9]+ files? on [0-9]+ devices?: [0-9]+ ok, 0 failed"
   CMD ${build_tool} --check ${PROJECT_SOURCE_DIR}/cl_kernels ENV "ANYCL_CACHE=off")
+# Shipped kernels build with an empty log: no warning on any device.
+anycl_tool_test(tool-build-check-cl-kernels-no-warnings 0 "^\\[{\"file\": .*\"ok\": true, \"log\": \"\"}\\]\n"
+  NO_MATCH "\"ok\": false|\"log\": \"[^\"]"
+  CMD ${build_tool} --check ${PROJECT_SOURCE_DIR}/cl_kernels --json ENV "ANYCL_CACHE=off")
 anycl_tool_test(tool-build-check-missing-folder 1
   "anycl-build: --check [^\n]*no-such-folder: no such folder"
   CMD ${build_tool} --check ${cl}/no-such-folder)

@@ -21,8 +21,9 @@ function(anycl_bench_output_test name rc)
             "-DEXPECT_INCLUDES=${T_EXPECT_INCLUDES}" "-DEXPECT_FAILED=${T_EXPECT_FAILED}"
             -DSTDOUT_JSON=${T_STDOUT_JSON}
             -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/bench/check_outputs.cmake)
+  anycl_test_cache_env(anycl_cache ${name})
   set_tests_properties(${name} PROPERTIES
-    ENVIRONMENT "POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache/${name};ANYCL_CACHE_DIR=${CMAKE_BINARY_DIR}/anycl-cache/${name};${T_ENV}"
+    ENVIRONMENT "POCL_CACHE_DIR=${CMAKE_BINARY_DIR}/pocl-cache/${name};${anycl_cache};${T_ENV}"
     FIXTURES_REQUIRED pocl_cache_dirs TIMEOUT 600)
 endfunction()
 

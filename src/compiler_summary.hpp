@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Keeps the OpenCL C compiler's own summary lines ("4 warnings generated.") off the terminal while
+// a library that builds kernels AnyCL does not own (clFFT) runs: POCL's Clang writes them straight
+// to file descriptor 2, with the warnings themselves in a build log nobody asked for.
+#pragma once
+
+#include <cstddef>
+
+namespace anycl::detail {
+
+/// While one or more of these live, file descriptor 2 goes to a temporary file; when the last one
+/// ends, everything written there reaches the real stderr again except the compiler's summary
+/// lines (all of it under ANYCL_COMPILER_OUTPUT=1). Other threads' stderr output is delayed, never
+/// lost. If the redirection cannot be set up, nothing changes.
+class compiler_summary_filter {
+ public:
+  compiler_summary_filter() noexcept;
+  ~compiler_summary_filter();
+  compiler_summary_filter(const compiler_summary_filter&) = delete;
+  compiler_summary_filter& operator=(const compiler_summary_filter&) = delete;
+};
+
+/// True for a line that is only the compiler's count of its diagnostics, e.g. "1 warning
+/// generated." or "2 warnings and 1 error generated.".
+bool is_compiler_summary(const char* line, std::size_t length) noexcept;
+
+}  // namespace anycl::detail
