@@ -61,6 +61,10 @@ pack() {
   rm -rf "$out"
   mkdir -p "$out/bin" "$out/lib" "$out/src/tests"
   for exe in "${exes[@]}"; do strip --strip-debug -o "$out/bin/$(basename "$exe")" "$build/$exe"; done
+  local f
+  for f in "$build"/libanycl.so*; do  # a shared-library build
+    if [ -e "$f" ]; then cp -a "$f" "$out/lib/"; fi
+  done
   cp -a "$here/cl_kernels" "$out/src/"
   cp -a "$here/tests/cl_kernels" "$out/src/tests/"
   for pkg in ocl-icd-libopencl1 libclblast1 libclfft2; do unpack_package "$pkg" "$out/lib"; done
