@@ -21,8 +21,9 @@ set(ANYCL_AREA_LABELS
   "^device-process-cache:reliability" "^multi:multi" "^array-multi$:multi" "^mpi-:mpi"
   "^tool-mpi-:mpi" "^example-:example" "^package-:package" "^docs-:docs")
 
-# Labels every test of the current folder, and gives those without a TIMEOUT one of 300 s (CMake before 3.28 sets test properties only in the
-# folder that defined the test, so each CMakeLists.txt with tests calls this at its end).
+# Labels every test of the current folder and gives those without a TIMEOUT one of 300 s (CMake
+# before 3.28 sets test properties only in the folder that defined the test, so each
+# CMakeLists.txt with tests calls this at its end).
 function(anycl_label_tests)
   get_property(tests DIRECTORY PROPERTY TESTS)
   foreach(t IN LISTS tests)

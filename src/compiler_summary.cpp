@@ -39,6 +39,18 @@ void write_all(int fd, const char* p, std::size_t n) {
   }
 }
 
+// True for a line that is only the compiler's count of its diagnostics, e.g. "1 warning
+// generated." or "2 warnings and 1 error generated.".
+bool is_compiler_summary(const std::string& line) noexcept {
+  try {
+    static const std::regex summary(
+        "[0-9]+ (warning|error)s?( and [0-9]+ (warning|error)s?)? generated\\.\r?\n?");
+    return std::regex_match(line, summary);
+  } catch (...) {
+    return false;
+  }
+}
+
 // Copies what `temp` holds to `fd`, without the summary lines unless everything is asked for.
 void replay(std::FILE* temp, int fd) {
   std::rewind(temp);
@@ -49,24 +61,13 @@ void replay(std::FILE* temp, int fd) {
     c = std::fgetc(temp);
     if (c != EOF) line += static_cast<char>(c);
     if ((c == '\n' || c == EOF) && !line.empty()) {
-      if (all || !is_compiler_summary(line.data(), line.size()))
-        write_all(fd, line.data(), line.size());
+      if (all || !is_compiler_summary(line)) write_all(fd, line.data(), line.size());
       line.clear();
     }
   }
 }
 
 }  // namespace
-
-bool is_compiler_summary(const char* line, std::size_t length) noexcept {
-  try {
-    static const std::regex summary(
-        "[0-9]+ (warning|error)s?( and [0-9]+ (warning|error)s?)? generated\\.\r?\n?");
-    return std::regex_match(line, line + length, summary);
-  } catch (...) {
-    return false;
-  }
-}
 
 compiler_summary_filter::compiler_summary_filter() noexcept {
   redirect_state& s = state();

@@ -4,8 +4,6 @@
 // to file descriptor 2, with the warnings themselves in a build log nobody asked for.
 #pragma once
 
-#include <cstddef>
-
 namespace anycl::detail {
 
 /// While one or more of these live, file descriptor 2 goes to a temporary file; when the last one
@@ -19,9 +17,5 @@ class compiler_summary_filter {
   compiler_summary_filter(const compiler_summary_filter&) = delete;
   compiler_summary_filter& operator=(const compiler_summary_filter&) = delete;
 };
-
-/// True for a line that is only the compiler's count of its diagnostics, e.g. "1 warning
-/// generated." or "2 warnings and 1 error generated.".
-bool is_compiler_summary(const char* line, std::size_t length) noexcept;
 
 }  // namespace anycl::detail
