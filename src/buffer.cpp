@@ -38,7 +38,7 @@ cl_mem_flags flags_of(memory_access access) {
 }
 
 // Bytes in the live buffers of each context made here. Drivers allocate lazily (POCL creates any
-// number of buffers and the process is killed when they are touched, RELIABILITY.md B-34), so a
+// number of buffers and the process is killed when they are touched, catalogue row B-34), so a
 // buffer that would take a context past its devices' global memory is refused up front. A buffer
 // is refunded by its destructor callback, when the driver frees it; a context's entry goes when
 // nothing is left in it. Never destroyed: the callbacks may run during exit.

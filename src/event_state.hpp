@@ -25,7 +25,7 @@ struct callback_sync_t {
 callback_sync_t& callback_sync();
 
 /// Throws std::logic_error when called from inside an on_complete() callback: OpenCL leaves
-/// blocking calls there undefined (RELIABILITY.md B-45), and a wait on the callback's own event
+/// blocking calls there undefined (catalogue row B-45), and a wait on the callback's own event
 /// would never return, as wait() waits for the callbacks too. `what` names the blocking call.
 void check_not_in_callback(const char* what);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Must not compile (RELIABILITY.md B-37): read-only and write-only at once; memory_access is one
+// Must not compile (catalogue row B-37): read-only and write-only at once; memory_access is one
 // value, not a set of CL_MEM_* bits, so the contradiction cannot be written.
 #include "anycl/anycl.hpp"
 

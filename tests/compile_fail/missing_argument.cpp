@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Must not compile (RELIABILITY.md B-24): a typed kernel call with an argument left unset.
+// Must not compile (catalogue row B-24): a typed kernel call with an argument left unset.
 #include "anycl/anycl.hpp"
 
 void launch_missing(const anycl::command_queue& q, const anycl::program& p,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The disk cache across processes (RELIABILITY.md B-57): a second process hits, many processes
+// The disk cache across processes (catalogue row B-57): a second process hits, many processes
 // write one entry at once, a writer killed mid-write leaves nothing that is read later, and a
 // folder that cannot be written (read-only, full) costs one warning and never a failure. Every
 // child runs saxpy through a kernel_loader, checks it against the host and prints its cache

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bad-input catalogue (RELIABILITY.md B-1..B-65): one test per row that AnyCL's API can reach,
+// The bad-input catalogue (README.md B-1..B-65): one test per row that AnyCL's API can reach,
 // named after the row. Each asserts the exception type, the key words of what() (call, status
 // name, context), and that the objects involved still work afterwards, checked against host
 // values. Rows that need a process environment of their own carry hidden tags ([.env_*]) and run
@@ -268,7 +268,7 @@ TEST_CASE("B-8 an uncreatable POCL cache folder names POCL_CACHE_DIR",
   for (const auto& p : platforms)
     if (p.name().find("Portable Computing Language") != std::string::npos)
       pocl_without_devices = p.devices().empty();
-  REQUIRE(pocl_without_devices);  // POCL hides its device rather than failing (RELIABILITY.md)
+  REQUIRE(pocl_without_devices);  // POCL hides its device rather than failing (row B-8)
   for (int attempt = 0; attempt < 2; ++attempt)
     REQUIRE_THROWS_WHAT(
         anycl::select_device(), anycl::device_not_found,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Thread stress (RELIABILITY.md B-46, B-47, B-48, B-57): 8 threads on one context, each iteration
+// Thread stress (catalogue rows B-46, B-47, B-48, B-57): 8 threads on one context, each iteration
 // checked against the host: a shared in-order queue, a queue per thread, one kernel object shared
 // by every thread, array expressions and reductions, concurrent builds of the same and of different
 // programs, and concurrent writers of one disk cache folder. ANYCL_STRESS_ITERATIONS sets the
