@@ -14,6 +14,14 @@
 // A block on the CPU shape: 16 lanes (16 floats: one AVX-512 or two AVX2 vectors) of 8 rounds.
 #define ANYCL_R_ROUNDS 8
 #define ANYCL_R_BLOCK (16 * ANYCL_R_ROUNDS)
+// The CPU-shape block is unrolled for contiguous inputs, where it becomes vector loads. A strided
+// input's index arithmetic unrolled 128 times made its kernels slow to compile (docs/testing.md),
+// for no gain: its loads are gathers anyway.
+#ifdef ANYCL_STRIDED
+#define ANYCL_R_UNROLL
+#else
+#define ANYCL_R_UNROLL _Pragma("unroll")
+#endif
 // Enough stack levels for 2^64 blocks.
 #define ANYCL_R_STACK 64
 

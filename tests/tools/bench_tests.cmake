@@ -12,11 +12,12 @@ set(num "[0-9]+\\.[0-9]+")
 # Runs anycl-bench ARGS with --csv/--json-file/--svg files in a folder of its own and checks them
 # with bench/check_outputs.cmake (see there for EXPECT_NAMES, EXPECT_INCLUDES, EXPECT_FAILED).
 function(anycl_bench_output_test name rc)
-  cmake_parse_arguments(T "STDOUT_JSON" "" "ARGS;ENV;EXPECT_NAMES;EXPECT_INCLUDES;EXPECT_FAILED"
-                        ${ARGN})
+  cmake_parse_arguments(T "STDOUT_JSON;POCL_SEED" ""
+                        "ARGS;ENV;EXPECT_NAMES;EXPECT_INCLUDES;EXPECT_FAILED" ${ARGN})
+  anycl_test_seed_run(run)
   # Each list goes as one quoted -D argument, so its items stay together.
   add_test(NAME ${name}
-    COMMAND ${CMAKE_COMMAND} "-DBENCH=${bench}" "-DARGS=${T_ARGS}" -DRC=${rc}
+    COMMAND ${run} ${CMAKE_COMMAND} "-DBENCH=${bench}" "-DARGS=${T_ARGS}" -DRC=${rc}
             -DDIR=${CMAKE_CURRENT_BINARY_DIR}/bench-out/${name} "-DEXPECT_NAMES=${T_EXPECT_NAMES}"
             "-DEXPECT_INCLUDES=${T_EXPECT_INCLUDES}" "-DEXPECT_FAILED=${T_EXPECT_FAILED}"
             -DSTDOUT_JSON=${T_STDOUT_JSON}
@@ -28,7 +29,7 @@ function(anycl_bench_output_test name rc)
 endfunction()
 
 # --- the CI run: every benchmark, first_result with one run ---
-anycl_bench_output_test(tool-bench-quick 0 ARGS --quick
+anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick
   EXPECT_INCLUDES launch_empty launch_one_buffer
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
@@ -131,10 +132,10 @@ anycl_tool_test(tool-bench-array-list 0
 # --- the fft family (--quick sizes): the lines of all three, a forced failure ---
 anycl_tool_test(tool-bench-fft 0
   "^fft_c2c: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_r2c: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_batched: anycl ${num} ms, clfft ${num} ms, ratio ${num}\nfft_c2c_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nfft_r2c_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nfft_batched_vs_host: anycl ${num} ms, host ${num} ms, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^fft_ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^fft_ --repetitions 1)
 anycl_tool_test(tool-bench-fft-forced-failure 1
   "fft_r2c: FAILED: anycl: wrong bin [0-9]+ of transform 0: .*\\(forced by ANYCL_BENCH_FAIL\\)\nfft_r2c_vs_host: FAILED: .*anycl-bench: FAILED: fft_r2c \\(not timed"
-  CMD ${bench} --quick --repetitions 1 --filter ^fft_r2c$
+  POCL_SEED CMD ${bench} --quick --repetitions 1 --filter ^fft_r2c$
   ENV ANYCL_BENCH_FAIL=fft_r2c)
 
 # --- time to first result: one run of each kind; the contract lines' format, not the figures ---
@@ -199,9 +200,9 @@ anycl_tool_test(tool-bench-unwritable-svg 1
 # --- the BLAS family: gemm in GFLOP/s against CLBlast on the same buffers and OpenBLAS ---
 anycl_tool_test(tool-bench-gemm 0
   "^sgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\ndgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\n"
-  CMD ${bench} --quick --filter gemm --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter gemm --repetitions 1)
 # AnyCL's sgemm result is altered: sgemm_128 fails its check, dgemm_128 still runs.
-anycl_bench_output_test(tool-bench-gemm-forced-failure 1
+anycl_bench_output_test(tool-bench-gemm-forced-failure 1 POCL_SEED
   ARGS --quick --repetitions 1 --filter gemm
   ENV ANYCL_BENCH_FAIL=sgemm_128
   EXPECT_INCLUDES sgemm_128 dgemm_128
