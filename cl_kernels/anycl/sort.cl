@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // LSD radix sort with 8-bit digits. Built with -DK=<key type> -DKU=<unsigned type of its size>
-// -DANYCL_KEY_KIND=0 (unsigned), 1 (signed) or 2 (floating); -DANYCL_SORT_DESC for descending
-// order; -DV=<unsigned type of the values' size> for key-value scatters; -DANYCL_SORT_IOTA for a
-// scatter whose values are the keys' positions (argsort's first pass).
+// -DANYCL_KEY_KIND=0 (unsigned), 1 (signed) or 2 (floating); -DV=<unsigned type of the values'
+// size> for key-value scatters; -DANYCL_SORT_IOTA for a scatter whose values are the keys'
+// positions (argsort's first pass). The order is an argument of every kernel, `flip`: 0 for
+// ascending, all ones for descending (one program serves both).
 //
 // Keys are compared as unsigned bit patterns: signed keys with the sign bit flipped; floating keys
 // with the sign bit flipped when it is clear and every bit flipped when it is set, so -inf < ... <
 // -0.0 < +0.0 < ... < +inf, NaNs with the sign bit set before -inf and the others after +inf;
-// descending order complements the pattern. Equal patterns keep their input order (stable).
+// descending order complements the pattern (XOR with `flip`). Equal patterns keep their input order (stable).
 //
 // Each work-item owns a contiguous chunk of `chunk` elements, on every device type.
 // A pass: per-chunk digit counts, then each chunk scatters its elements in order to the offsets
@@ -38,7 +39,7 @@
   for (ulong k = (ulong)get_global_id(0) * (chunk), k##_end = min((ulong)(n), k + (chunk)); \
        k < k##_end; ++k)
 
-inline KU anycl_sort_bits(K key) {
+inline KU anycl_sort_bits(K key, ulong flip) {
   const KU sign = (KU)((KU)1 << (sizeof(KU) * 8 - 1));
 #if ANYCL_KEY_KIND == 2
   KU b = ANYCL_SORT_CAT(as_, KU)(key);
@@ -48,25 +49,22 @@ inline KU anycl_sort_bits(K key) {
 #else
   KU b = (KU)key;
 #endif
-#ifdef ANYCL_SORT_DESC
-  b = (KU)~b;
-#endif
-  return b;
+  return (KU)(b ^ (KU)flip);
 }
 
-inline uint anycl_sort_digit(K key, uint shift) {
-  return (uint)((anycl_sort_bits(key) >> shift) & (KU)0xFF);
+inline uint anycl_sort_digit(K key, uint shift, ulong flip) {
+  return (uint)((anycl_sort_bits(key, flip) >> shift) & (KU)0xFF);
 }
 
 // hist[(g * digits + d) * 256 + v]: how many keys of chunk g have value v in digit d, for every
 // digit at once (the host skips the passes whose digit is the same for every key).
 kernel void anycl_sort_count_all(global const K* keys, ulong off, ulong n, ulong chunk,
-                                 global uint* hist) {
+                                 global uint* hist, ulong flip) {
   uint counts[ANYCL_SORT_DIGITS * 256];
   for (uint i = 0; i < ANYCL_SORT_DIGITS * 256; ++i) counts[i] = 0;
   global const K* p = keys + off;
   ANYCL_SORT_FOR_CHUNK(k, n, chunk) {
-    const KU b = anycl_sort_bits(p[k]);
+    const KU b = anycl_sort_bits(p[k], flip);
     for (uint d = 0; d < ANYCL_SORT_DIGITS; ++d) ++counts[d * 256 + (uint)((b >> (8 * d)) & 0xFF)];
   }
   global uint* h = hist + (ulong)get_global_id(0) * ANYCL_SORT_DIGITS * 256;
@@ -75,11 +73,11 @@ kernel void anycl_sort_count_all(global const K* keys, ulong off, ulong n, ulong
 
 // hist[g * 256 + v]: how many keys of chunk g have value v in the digit at `shift`.
 kernel void anycl_sort_count(global const K* keys, ulong off, ulong n, ulong chunk, uint shift,
-                             global uint* hist) {
+                             global uint* hist, ulong flip) {
   uint counts[256];
   for (uint i = 0; i < 256; ++i) counts[i] = 0;
   global const K* p = keys + off;
-  ANYCL_SORT_FOR_CHUNK(k, n, chunk) { ++counts[anycl_sort_digit(p[k], shift)]; }
+  ANYCL_SORT_FOR_CHUNK(k, n, chunk) { ++counts[anycl_sort_digit(p[k], shift, flip)]; }
   global uint* h = hist + (ulong)get_global_id(0) * 256;
   for (uint i = 0; i < 256; ++i) h[i] = counts[i];
 }
@@ -95,7 +93,7 @@ kernel void anycl_sort_scatter(global const K* src, ulong src_off, global K* dst
                                global ANYCL_SORT_VD* vdst, ulong vdst_off,
 #endif
                                ulong n, ulong chunk, uint shift, global const uint* hist,
-                               ulong stride, ulong first, uint chunks) {
+                               ulong stride, ulong first, uint chunks, ulong flip) {
   const uint g = (uint)get_global_id(0);
   uint pos[256];
   uint total[256];
@@ -136,7 +134,7 @@ kernel void anycl_sort_scatter(global const K* src, ulong src_off, global K* dst
   for (uint v = 0; v < 256; ++v) begin[v] = pos[v];
   ANYCL_SORT_FOR_CHUNK(k, n, chunk) {
     const K key = s[k];
-    const uint v = anycl_sort_digit(key, shift);
+    const uint v = anycl_sort_digit(key, shift, flip);
     const uint at = pos[v]++;
     const uint slot = at % ANYCL_SORT_W;
     kbuf[v * ANYCL_SORT_W + slot] = key;
@@ -174,7 +172,7 @@ kernel void anycl_sort_scatter(global const K* src, ulong src_off, global K* dst
 #else
   ANYCL_SORT_FOR_CHUNK(k, n, chunk) {
     const K key = s[k];
-    const uint at = pos[anycl_sort_digit(key, shift)]++;
+    const uint at = pos[anycl_sort_digit(key, shift, flip)]++;
     d[at] = key;
 #ifdef ANYCL_SORT_IOTA
     vdst[at] = (uint)k;

@@ -44,12 +44,13 @@ struct job {
   sort_order order = sort_order::ascending;
 };
 
-build_options key_options(const command_queue& q, scalar_type t, sort_order order) {
+// The options of sort.cl for keys of type `t`; the order is the kernels' `flip` argument, so one
+// program serves both.
+build_options key_options(const command_queue& q, scalar_type t) {
   build_options o = library_options(q);
   o.define("K", cl_type_name(t));
   o.define("KU", unsigned_name(size_of(t)));
   o.define("ANYCL_KEY_KIND", is_floating(t) ? "2" : is_signed(t) ? "1" : "0");
-  if (order == sort_order::descending) o.define("ANYCL_SORT_DESC");
   return o;
 }
 
@@ -71,14 +72,15 @@ event run(const job& j) {
   const cl_ulong n_l = n, chunk_l = chunk;
   const cl_uint chunks_u = static_cast<cl_uint>(chunks);
 
-  const build_options ko = key_options(q, kt, j.order);
+  const build_options ko = key_options(q, kt);
+  const cl_ulong flip = j.order == sort_order::descending ? ~cl_ulong(0) : 0;
   std::vector<event> first_deps = dependencies({j.keys, j.values, j.positions});
 
   // Every digit's counts per chunk from one read of the keys; the totals decide the passes.
   array_core hist_all(q, scalar_type::u32, anycl::shape(chunks * digits * 256));
   event e =
       launch(library_kernel(q, "anycl/sort.cl", "anycl_sort_count_all", ko), q, range, first_deps,
-             keys.buffer(), cl_ulong(keys.layout().offset), n_l, chunk_l, hist_all.buffer());
+             keys.buffer(), cl_ulong(keys.layout().offset), n_l, chunk_l, hist_all.buffer(), flip);
   std::vector<cl_uint> counts(chunks * digits * 256);
   q.read_bytes(hist_all.buffer(), 0, counts.size() * sizeof(cl_uint), counts.data(), wait_list(e));
   std::vector<unsigned> passes;
@@ -147,7 +149,7 @@ event run(const job& j) {
       h = &hist_all.buffer();
     } else {
       e = launch(count, q, range, wait_list(e), key_src.buf, key_src.off, n_l, chunk_l, shift,
-                 hist.buffer());
+                 hist.buffer(), flip);
     }
     const place kd = key_dst(i);
     std::vector<kernel_arg> args{
@@ -171,6 +173,7 @@ event run(const job& j) {
     args.push_back(arg_traits<cl_ulong>::make(stride));
     args.push_back(arg_traits<cl_ulong>::make(first));
     args.push_back(arg_traits<cl_uint>::make(chunks_u));
+    args.push_back(arg_traits<cl_ulong>::make(flip));
     e = enqueue_kernel(iota ? scatter_first : scatter, q, range, args.data(), args.size(),
                        wait_list(e));
     key_src = kd;
