@@ -36,18 +36,18 @@ kernel void ANYCL_R_KERNEL(partial)(ulong anycl_n, ulong anycl_chunk, global ANY
   ulong anycl_i = anycl_begin;
   for (; anycl_i + ANYCL_R_BLOCK <= anycl_end; anycl_i += ANYCL_R_BLOCK) {
     ANYCL_R_ACC anycl_l[16];
-ANYCL_R_UNROLL
+    ANYCL_R_UNROLL
     for (uint anycl_k = 0; anycl_k < 16; ++anycl_k) anycl_l[anycl_k] = ANYCL_R_MAP((anycl_i + anycl_k));
-ANYCL_R_UNROLL
+    ANYCL_R_UNROLL
     for (uint anycl_r = 1; anycl_r < ANYCL_R_ROUNDS; ++anycl_r) {
       const ulong anycl_b = anycl_i + 16 * anycl_r;
-ANYCL_R_UNROLL
+      ANYCL_R_UNROLL
       for (uint anycl_k = 0; anycl_k < 16; ++anycl_k)
         anycl_l[anycl_k] = ANYCL_R_OP(anycl_l[anycl_k], ANYCL_R_MAP((anycl_b + anycl_k)));
     }
-ANYCL_R_UNROLL
+    ANYCL_R_UNROLL
     for (uint anycl_h = 8; anycl_h > 0; anycl_h /= 2)
-ANYCL_R_UNROLL
+      ANYCL_R_UNROLL
       for (uint anycl_k = 0; anycl_k < anycl_h; ++anycl_k)
         anycl_l[anycl_k] = ANYCL_R_OP(anycl_l[anycl_k], anycl_l[anycl_k + anycl_h]);
     ANYCL_R_PUSH(anycl_stack, anycl_top, anycl_count, anycl_l[0]);
