@@ -2,7 +2,7 @@
 // clFFT's process-wide setup: the guard sets clFFT up once for any number of plans and tears it
 // down once when the last ends (setup/teardown cycles work); one plan executed from many threads
 // at once gives every thread its right result; clFFT's kernel builds leave stderr clean.
-#include <unistd.h>
+#include <stdlib.h>  // setenv
 
 #include <complex>
 #include <cstdint>
@@ -15,9 +15,11 @@
 #include "anycl/fft.hpp"
 #include "support/device_fixture.hpp"
 #include "support/fft_reference.hpp"
+#include "support/stderr_capture.hpp"
 
 using anycl::fft::plan_desc;
 using anycl::test::cd;
+using anycl::test::stderr_of;
 using Catch::Matchers::Contains;
 using cf = std::complex<float>;
 
@@ -144,39 +146,6 @@ TEST_CASE("fft library: one plan executed from four threads at once", "[library]
     if (!failures[t].empty()) WARN(failures[t]);
   }
 }
-
-namespace {
-
-// What `fn` writes to file descriptor 2 (any redirection the library makes nests inside this one).
-template <class Fn>
-std::string stderr_of(Fn fn) {
-  std::fflush(stderr);
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f != nullptr);
-  const int saved = ::dup(STDERR_FILENO);
-  REQUIRE(saved >= 0);
-  REQUIRE(::dup2(::fileno(f), STDERR_FILENO) >= 0);
-  auto restore = [&] {
-    std::fflush(stderr);
-    ::dup2(saved, STDERR_FILENO);
-    ::close(saved);
-  };
-  try {
-    fn();
-  } catch (...) {
-    restore();
-    std::fclose(f);
-    throw;
-  }
-  restore();
-  std::rewind(f);
-  std::string s;
-  for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) s += static_cast<char>(c);
-  std::fclose(f);
-  return s;
-}
-
-}  // namespace
 
 // CTest runs this with POCL_KERNEL_CACHE=0, so that POCL's Clang compiles clFFT's generated kernels
 // (which have warnings) for every plan: first with ANYCL_COMPILER_OUTPUT=1, which shows the

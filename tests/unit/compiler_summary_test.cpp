@@ -12,33 +12,15 @@
 #include <string>
 
 #include "compiler_summary.hpp"
+#include "support/stderr_capture.hpp"
 
 using anycl::detail::compiler_summary_filter;
+using anycl::test::stderr_of;
 
 namespace {
 
 void write_stderr(const std::string& s) {
   REQUIRE(::write(STDERR_FILENO, s.data(), s.size()) == static_cast<ssize_t>(s.size()));
-}
-
-// What `fn` wrote to file descriptor 2, which goes to a temporary file meanwhile.
-template <class Fn>
-std::string stderr_of(Fn fn) {
-  std::fflush(stderr);
-  std::FILE* capture = std::tmpfile();
-  REQUIRE(capture != nullptr);
-  const int saved = ::dup(STDERR_FILENO);
-  REQUIRE(saved >= 0);
-  REQUIRE(::dup2(::fileno(capture), STDERR_FILENO) >= 0);
-  fn();
-  std::fflush(stderr);
-  ::dup2(saved, STDERR_FILENO);
-  ::close(saved);
-  std::string out;
-  std::rewind(capture);
-  for (int c = std::fgetc(capture); c != EOF; c = std::fgetc(capture)) out += static_cast<char>(c);
-  std::fclose(capture);
-  return out;
 }
 
 const std::string summary = "3 warnings and 1 error generated.\n";
