@@ -46,6 +46,7 @@ run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 # Everything a user of the install tree relies on.
 foreach(f ${CMAKE_INSTALL_INCLUDEDIR}/anycl/anycl.hpp ${CMAKE_INSTALL_INCLUDEDIR}/anycl/export.hpp
           ${CMAKE_INSTALL_DATADIR}/anycl/cl_kernels/anycl/demo.cl
+          ${CMAKE_INSTALL_DATADIR}/doc/anycl/LICENSE
           ${CMAKE_INSTALL_LIBDIR}/cmake/anycl/anyclConfig.cmake
           ${CMAKE_INSTALL_LIBDIR}/cmake/anycl/anyclConfigVersion.cmake
           ${CMAKE_INSTALL_LIBDIR}/cmake/anycl/anyclTargets.cmake
