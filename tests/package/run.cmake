@@ -24,9 +24,15 @@ function(timed label)
 endfunction()
 
 if(MODE MATCHES "^(add_subdirectory|FetchContent)$")
+  # ccache is the consumer's choice (AnyCL sets it only as the top-level project).
+  find_program(ccache ccache)
+  set(launcher "")
+  if(ccache)
+    set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${ccache})
+  endif()
   timed("configure" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
         -DANYCL_CONSUMER_VIA=${MODE} -DANYCL_SOURCE_DIR=${ANYCL_SOURCE_DIR}
-        -DCMAKE_BUILD_TYPE=Release)
+        -DCMAKE_BUILD_TYPE=Release ${launcher})
   timed("build" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
   # AnyCL's tests, tools and examples are off: the library is the only thing built from it.
   foreach(unwanted tools tests examples)
@@ -34,6 +40,11 @@ if(MODE MATCHES "^(add_subdirectory|FetchContent)$")
       message(FATAL_ERROR "${MODE}: AnyCL's ${unwanted} were configured in the consumer's build")
     endif()
   endforeach()
+  # Nor are its install rules (ANYCL_INSTALL is off below a top-level project).
+  file(READ ${WORK_DIR}/build/_deps/anycl-build/cmake_install.cmake anycl_install)
+  if(anycl_install MATCHES "anyclTargets")
+    message(FATAL_ERROR "${MODE}: AnyCL added its install rules to the consumer's build")
+  endif()
   run(${WORK_DIR}/build/consumer)
   return()
 elseif(NOT MODE STREQUAL "find_package")
