@@ -88,7 +88,7 @@ bool cache_enabled_by_env() {
 /// Saves the binaries of a program built from source when its first launch completes: POCL
 /// compiles the kernel at first launch and freezes the binary at the first CL_PROGRAM_BINARIES
 /// query, so a binary taken right after clBuildProgram costs that compile again in every process
-/// (measured ~38-70 ms vs 0.2 ms).
+/// (docs/3-kernel-sources-and-cache.md).
 struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_launch> {
   cl_program prog = nullptr;  // not owned: the program or a kernel of it is alive while armed
   std::string dir;
@@ -133,9 +133,7 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
 
   /// Saves in the driver's callback: POCL runs CL_COMPLETE callbacks before a dependent blocking
   /// read returns, so the entry is written before the caller sees its first result and before it
-  /// can exit. (A save on another thread raced process exit: the binary query compiles, and LLVM's
-  /// statics were already destroyed; 2 crashes in 16 runs.) Costs the cold first result ~0.5 s on
-  /// POCL, where that query compiles each kernel's generic work-group function.
+  /// can exit (a save on another thread raced process exit and crashed).
   static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
     auto* j = static_cast<job*>(user);
     std::shared_ptr<pending_save> claimed = claim_pending_write(j);

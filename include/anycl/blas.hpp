@@ -12,33 +12,10 @@
 //    last command that touched any of its arrays, and its event is recorded on every one of them.
 //
 // Shapes, leading dimensions, increments, buffer extents (overflow-safe) and contexts are checked
-// before CLBlast is called, so argument errors throw std::invalid_argument / std::out_of_range
-// naming the routine and the shapes, and never reach CLBlast (whose own checks miss size_t
-// overflow: m = 2^62 returns success there). A status CLBlast still returns becomes blas_error.
-//
-// stderr: CLBlast 1.5.3 prints "CLBlast: <message>" (e.g. "CLBlast: OpenCL error:
-// clGetCommandQueueInfo: -36") from clblast::DispatchException when an OpenCL call it makes fails;
-// its argument errors (kInvalidLeadDimA, kInsufficientMemoryC, ...) are silent, and a kernel that
-// fails to build prints its build log to stdout. AnyCL's pre-checks (non-empty queue, buffers of
-// the queue's context, every extent) keep bad arguments from reaching those paths, so they print
-// nothing (tested); a driver failure inside CLBlast can still print its one line, and is also
-// thrown as blas_error.
-//
-// First-call cost: CLBlast compiles its OpenCL kernels the first time a routine runs for a
-// precision on a context (one program per routine and precision). On POCL 3.1 (2 cores) the first
-// sgemm of a fresh process took 7-25 s cold (the 25 s with other builds running) and 0.07 s in a
-// second process, because POCL caches compiled kernels on disk (POCL_CACHE_DIR, default
-// ~/.cache/pocl). CLBlast 1.5.3 itself has no disk cache and no API to hand it program binaries
-// (FillCache compiles everything in memory; OverrideParameters / RetrieveParameters only change
-// tuning parameters), so AnyCL's disk cache cannot be used for its programs; GPU drivers have
-// caches of their own (NVIDIA's ComputeCache, ...).
-//
-// CLBlast keeps every compiled program (and with it its cl_context) in a process-wide cache until
-// clblast::ClearCache(), which clears every context's entries. AnyCL attaches a per-context holder
-// to every buffer a BLAS call used (a clSetMemObjectDestructorCallback); once every such buffer of
-// a context has been released, the holder dies and clears CLBlast's cache, so the context and its
-// programs are freed (tested through CL_CONTEXT_REFERENCE_COUNT). Other contexts then rebuild their
-// programs on their next call (on POCL from its disk cache: about 0.05 s per routine).
+// before CLBlast is called: argument errors throw std::invalid_argument / std::out_of_range naming
+// the routine and the shapes; a status CLBlast still returns becomes blas_error. What CLBlast
+// prints, its first-call cost and how its program cache is cleared per context:
+// docs/6-blas-and-fft.md.
 #pragma once
 
 #include <complex>
