@@ -149,11 +149,11 @@ struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_
   }
 
   void save(const program& p) const {
-    auto ids = p.devices();
+    auto built_for = p.devices();
     auto bins = p.binaries();
     for (std::size_t i = 0; i < devices.size(); ++i)
-      for (std::size_t j = 0; j < ids.size() && j < bins.size(); ++j)
-        if (ids[j] == devices[i] && !bins[j].empty()) cache_write(dir, keys[i], bins[j]);
+      for (std::size_t j = 0; j < built_for.size() && j < bins.size(); ++j)
+        if (built_for[j] == devices[i] && !bins[j].empty()) cache_write(dir, keys[i], bins[j]);
   }
 };
 
@@ -210,12 +210,12 @@ struct loader_state {
   loader_options options;
   std::vector<std::string> dirs;  // code, ANYCL_KERNEL_PATH, installed
   std::vector<device> devices;
-  std::vector<std::string> identities;  // hashed, for prebuilt names and keys
-  std::vector<device_identity> ids;
-  bool prebuilt_only = false;            // binary_only, or a device without a compiler
-  std::string cache_dir;                 // empty: no disk cache
-  double cache_wait = 0;                 // seconds to wait for another process's build
-  std::shared_ptr<program_table> table;  // shared by every loader of this context
+  std::vector<device_identity> identities;   // of `devices`, for cache keys
+  std::vector<std::string> identity_hashes;  // of `identities`, for prebuilt binaries
+  bool prebuilt_only = false;                // binary_only, or a device without a compiler
+  std::string cache_dir;                     // empty: no disk cache
+  double cache_wait = 0;                     // seconds to wait for another process's build
+  std::shared_ptr<program_table> table;      // shared by every loader of this context
 
   std::vector<std::string> include_dirs(const build_options& o) const {
     std::vector<std::string> all = o.include_dirs();
@@ -241,7 +241,7 @@ std::vector<std::string> loader_state::candidates(std::string_view file, const d
   } else {
     for (const auto& d : dirs) places.push_back(fs::path(d) / f.parent_path());
   }
-  std::string key = slug(dev.name()) + "-" + identities[index].substr(0, 12);
+  std::string key = slug(dev.name()) + "-" + identity_hashes[index].substr(0, 12);
   std::vector<std::string> out;
   for (const auto& p : places)
     for (const std::string& name : {stem + "." + key + ".bin", stem + ".aocx", stem + ".xclbin"})
@@ -282,7 +282,7 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
       if (!read_small_file(path, entry_max_payload + entry_header_size, data, why))
         throw binary_not_found("prebuilt binary " + path + " cannot be read: " + why, list);
       if (path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0) {
-        why = check_entry(data.data(), data.size(), prebuilt_key(identities[i]));
+        why = check_entry(data.data(), data.size(), prebuilt_key(identity_hashes[i]));
         if (!why.empty())
           throw binary_not_found("prebuilt binary " + path + " is unusable: " + why + "; " +
                                      how_to_make(file, i, path),
@@ -316,7 +316,7 @@ program loader_state::build(const resolved_source& src, const build_options& opt
   auto locks = std::make_unique<cache_locks>();
   if (!cache_dir.empty()) {
     std::string opts = options.with_environment();
-    for (const auto& id : ids) keys.push_back(cache_key(src.text, opts, id));
+    for (const auto& id : identities) keys.push_back(cache_key(src.text, opts, id));
     // Each device's entry, read in turn until one is missing; `first_look` of them were there at
     // once, the rest came from waiting for another process's build.
     std::vector<std::optional<std::vector<unsigned char>>> bins(keys.size());
@@ -411,8 +411,8 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
   s.table = detail::table_for(s.ctx.get());
   s.prebuilt_only = s.options.binary_only;
   for (const device& d : s.devices) {
-    s.ids.push_back(detail::identify(d));
-    s.identities.push_back(detail::identity_hash(s.ids.back()));  // no second round of queries
+    s.identities.push_back(detail::identify(d));  // hashed from these: no second round of queries
+    s.identity_hashes.push_back(detail::identity_hash(s.identities.back()));
     if (!d.compiler_available()) s.prebuilt_only = true;
   }
   bool cache_on = s.options.disk_cache.value_or(detail::cache_enabled_by_env());
@@ -525,7 +525,7 @@ std::vector<std::string> kernel_loader::prebuilt_candidates(std::string_view fil
   std::string identity = detail::identity_of(dev);
   detail::loader_state tmp;
   tmp.dirs = s_->dirs;
-  tmp.identities = {identity};
+  tmp.identity_hashes = {identity};
   return tmp.candidates(file, dev, 0);
 }
 
