@@ -14,7 +14,7 @@ set(num "[0-9]+\\.[0-9]+")
 function(anycl_bench_output_test name rc)
   cmake_parse_arguments(T "STDOUT_JSON;POCL_SEED" ""
                         "ARGS;ENV;EXPECT_NAMES;EXPECT_INCLUDES;EXPECT_FAILED" ${ARGN})
-  anycl_test_seed_run(run)
+  anycl_pocl_seed_prefix(run "${T_POCL_SEED}")
   # Each list goes as one quoted -D argument, so its items stay together.
   add_test(NAME ${name}
     COMMAND ${run} ${CMAKE_COMMAND} "-DBENCH=${bench}" "-DARGS=${T_ARGS}" -DRC=${rc}
