@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Script mode: writes OUTPUT, a C++ file holding every file of FILES (under ROOT) as a byte array.
 set(body "// Generated from cl_kernels/ by cmake/anycl_embed_run.cmake; do not edit.\n")
-string(APPEND body "#include <cstddef>\n#include \"embedded.hpp\"\nnamespace anycl::detail {\n")
+string(APPEND body "#include <cstddef>\n#include \"kernels/embedded.hpp\"\nnamespace anycl::detail {\n")
 set(table "")
 set(i 0)
 list(SORT FILES)

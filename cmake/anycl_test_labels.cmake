@@ -10,7 +10,7 @@
 
 # Name patterns of the tests that need no device: usage errors and the no-platform cases.
 set(ANYCL_UNIT_TEST_PATTERNS
-  "^unit$" "^compile-fail-" "^docs-(links|doxygen|readme-example-in-sync|test-labels)$"
+  "^unit$" "^compile-fail-" "^docs-(links|layout|doxygen|readme-example-in-sync|test-labels)$"
   "^device-(no-platform|suite-fails-without-device|suite-skip-when-allowed)$"
   "^reliability-B-0(1|3)-" "^fuzz-" "^run-arg-spec$" "^make-pocl-cache-dirs$"
   "^tool-[a-z]+-(help|version|no-platform)(-json)?$" "^tool-bench-(list|list-filter|first-result-help)$")

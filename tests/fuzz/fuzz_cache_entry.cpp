@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "anycl/detail/digest.hpp"
-#include "program_cache.hpp"
+#include "cache/program_cache.hpp"
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "anycl/error.hpp"
-#include "sources.hpp"
+#include "kernels/sources.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "compiler_summary.hpp"
+#include "kernels/compiler_summary.hpp"
 #include "support/stderr_capture.hpp"
 
 using anycl::detail::compiler_summary_filter;

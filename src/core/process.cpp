@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Detects use after fork() and inspects the loader's vendor folder.
-#include "process.hpp"
+#include "core/process.hpp"
 
 #include <dirent.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
 // .cl files: safe reads (never block on a FIFO, size cap, NUL check) and #include splicing with
 // #line markers, so that build logs name the original file and line and the cache key covers
 // every included file.
-#include "sources.hpp"
+#include "kernels/sources.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 #include <set>
 
 #include "anycl/error.hpp"
-#include "fd.hpp"
+#include "core/fd.hpp"
 
 namespace anycl::detail {
 namespace fs = std::filesystem;

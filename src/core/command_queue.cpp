@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "anycl/device_selector.hpp"
-#include "event_state.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/event_state.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "anycl/device_selector.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "launch_shape.hpp"
+#include "arrays/launch_shape.hpp"
 
 #include <cstdlib>
 #include <stdexcept>

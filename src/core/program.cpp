@@ -8,9 +8,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "embedded.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
+#include "kernels/embedded.hpp"
 
 namespace anycl {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compiler_summary.hpp"
+#include "kernels/compiler_summary.hpp"
 
 #include <unistd.h>
 

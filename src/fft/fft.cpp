@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "check.hpp"
-#include "compiler_summary.hpp"
-#include "process.hpp"
-#include "size_math.hpp"
+#include "core/check.hpp"
+#include "core/process.hpp"
+#include "core/size_math.hpp"
+#include "kernels/compiler_summary.hpp"
 
 namespace anycl {
 

@@ -6,7 +6,7 @@
 
 #include "anycl/debug.hpp"
 #include "anycl/detail/handle.hpp"
-#include "process.hpp"
+#include "core/process.hpp"
 
 namespace anycl::detail {
 namespace {

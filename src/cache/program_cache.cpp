@@ -2,7 +2,7 @@
 // Disk cache entries: verified before any byte reaches the driver (POCL crashes on a truncated
 // binary and runs one with flipped payload bytes), written to a temporary file and renamed so
 // that readers never see a partial entry, and never fatal.
-#include "program_cache.hpp"
+#include "cache/program_cache.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "anycl/kernel_loader.hpp"
-#include "fd.hpp"
-#include "process.hpp"
+#include "core/fd.hpp"
+#include "core/process.hpp"
 
 namespace anycl::detail {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "anycl/context.hpp"
-#include "event_state.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/event_state.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "anycl/kernel_loader.hpp"
-#include "launch_shape.hpp"
+#include "arrays/launch_shape.hpp"
 
 namespace anycl {
 

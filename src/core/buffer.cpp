@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

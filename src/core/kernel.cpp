@@ -1,54 +1,37 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kernels: creation with helpful errors, queries, and the locked set-arguments-and-enqueue step.
+// Kernels: creation with helpful errors and queries.
 #include "anycl/kernel.hpp"
 
-#include <mutex>
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
-#include "hooks.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/kernel_state.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 namespace detail {
 
-struct device_limits {
-  cl_device_id device;
-  launch_limits limits;
-};
-
-struct kernel_state {
-  handle<cl_kernel> h;
-  std::string name;
-  std::string program_name;
-  cl_uint num_args = 0;
-  std::mutex m;                       // held while arguments are set and the kernel enqueued
-  std::vector<device_limits> limits;  // per device, filled on first launch there (under m)
-  std::shared_ptr<first_launch_hook>
-      hook;  // the program's; dropped after this kernel's first launch
-
-  const launch_limits& limits_for(cl_device_id dev) {
-    for (const auto& l : limits)
-      if (l.device == dev) return l.limits;
-    launch_limits lim;
-    device d = device::retain(dev);
-    auto items = d.max_work_item_sizes();
-    lim.max_dims = static_cast<unsigned>(items.size());
-    for (std::size_t i = 0; i < items.size() && i < 3; ++i) lim.max_item_sizes[i] = items[i];
-    lim.device_local_memory = d.local_memory();
-    lim.kernel_work_group_size = query<std::size_t>(
-        "clGetKernelWorkGroupInfo", CL_KERNEL_WORK_GROUP_SIZE, [&](size_t s, void* p, size_t* r) {
-          return clGetKernelWorkGroupInfo(h.get(), dev, CL_KERNEL_WORK_GROUP_SIZE, s, p, r);
-        });
-    lim.kernel_local_memory = query<cl_ulong>(
-        "clGetKernelWorkGroupInfo", CL_KERNEL_LOCAL_MEM_SIZE, [&](size_t s, void* p, size_t* r) {
-          return clGetKernelWorkGroupInfo(h.get(), dev, CL_KERNEL_LOCAL_MEM_SIZE, s, p, r);
-        });
-    limits.push_back({dev, lim});
-    return limits.back().limits;
-  }
-};
+const launch_limits& kernel_state::limits_for(cl_device_id dev) {
+  for (const auto& l : limits)
+    if (l.device == dev) return l.limits;
+  launch_limits lim;
+  device d = device::retain(dev);
+  auto items = d.max_work_item_sizes();
+  lim.max_dims = static_cast<unsigned>(items.size());
+  for (std::size_t i = 0; i < items.size() && i < 3; ++i) lim.max_item_sizes[i] = items[i];
+  lim.device_local_memory = d.local_memory();
+  lim.kernel_work_group_size = query<std::size_t>(
+      "clGetKernelWorkGroupInfo", CL_KERNEL_WORK_GROUP_SIZE, [&](size_t s, void* p, size_t* r) {
+        return clGetKernelWorkGroupInfo(h.get(), dev, CL_KERNEL_WORK_GROUP_SIZE, s, p, r);
+      });
+  lim.kernel_local_memory = query<cl_ulong>(
+      "clGetKernelWorkGroupInfo", CL_KERNEL_LOCAL_MEM_SIZE, [&](size_t s, void* p, size_t* r) {
+        return clGetKernelWorkGroupInfo(h.get(), dev, CL_KERNEL_LOCAL_MEM_SIZE, s, p, r);
+      });
+  limits.push_back({dev, lim});
+  return limits.back().limits;
+}
 
 namespace {
 std::shared_ptr<kernel_state> make_state(handle<cl_kernel> h, std::string program_name) {
@@ -72,6 +55,8 @@ const std::string& empty_string() {
   return s;
 }
 
+}  // namespace
+
 kernel_state& require(const kernel& k, const char* what) {
   check_not_forked();
   if (k.state() == nullptr)
@@ -79,74 +64,6 @@ kernel_state& require(const kernel& k, const char* what) {
                                 ": the kernel is empty (default-constructed or "
                                 "moved from)");
   return *k.state();
-}
-}  // namespace
-
-kernel_arg view_arg(const buffer& b, std::size_t byte_offset) {
-  if (byte_offset != 0)
-    throw std::invalid_argument(
-        "a buffer_view starting at byte " + std::to_string(byte_offset) +
-        " cannot be a kernel argument: OpenCL passes whole buffers; pass buffer.sub_buffer(...) or "
-        "the whole buffer and an offset argument");
-  return arg_traits<buffer>::make(b);
-}
-
-void check_arity(const kernel& k, std::size_t expected) {
-  kernel_state& s = require(k, "kernel_function");
-  if (s.num_args != expected)
-    throw std::invalid_argument("kernel '" + s.name + "' in '" + s.program_name + "' takes " +
-                                std::to_string(s.num_args) +
-                                " arguments; the kernel_function type "
-                                "lists " +
-                                std::to_string(expected));
-}
-
-event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
-                     std::size_t count, const wait_list& waits) {
-  kernel_state& s = require(k, "launch");
-  if (!q) throw std::invalid_argument("launch of kernel '" + s.name + "': the queue is empty");
-  if (count != s.num_args)
-    throw std::invalid_argument("launch of kernel '" + s.name + "' in '" + s.program_name +
-                                "': " + std::to_string(count) + " arguments given, it takes " +
-                                std::to_string(s.num_args));
-  std::uint64_t local_bytes = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    kernel_arg& a = args[i];
-    if (a.k == kernel_arg::kind::local) {
-      if (a.size == 0)
-        throw std::invalid_argument("launch of kernel '" + s.name + "': __local argument " +
-                                    std::to_string(i) + " has size 0");
-      local_bytes += a.size;
-    } else if (a.k == kernel_arg::kind::memory) {
-      a.value = &a.mem;
-    }
-  }
-  if (r.empty()) return q.marker(waits);
-
-  std::lock_guard<std::mutex> lock(s.m);
-  validate_launch(r, s.limits_for(q.device_id()), local_bytes, s.name.c_str());
-  cl_kernel raw = s.h.get();
-  for (std::size_t i = 0; i < count; ++i) {
-    const kernel_arg& a = args[i];
-    const void* value = a.k == kernel_arg::kind::local ? nullptr : a.value;
-    ANYCL_CHECK(clSetKernelArg(raw, static_cast<cl_uint>(i), a.size, value), "clSetKernelArg",
-                "argument ", i, " (", a.size, " bytes) of kernel '", s.name, "' in '",
-                s.program_name, "'");
-  }
-  cl_event ev = nullptr;
-  ANYCL_CHECK(clEnqueueNDRangeKernel(
-                  q.get(), raw, r.dims(), r.offset().dims() != 0 ? r.offset().data() : nullptr,
-                  r.global().data(), r.local().dims() != 0 ? r.local().data() : nullptr,
-                  waits.size(), waits.data(), &ev),
-              "clEnqueueNDRangeKernel", "kernel '", s.name, "' in '", s.program_name, "', global ",
-              r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
-              r.dims() > 2 ? " x " + std::to_string(r.global()[2]) : "");
-  event out = event::adopt(ev);
-  if (s.hook) {
-    std::shared_ptr<first_launch_hook> hook = std::move(s.hook);
-    if (!hook->fired.exchange(true)) hook->launched(ev);
-  }
-  return out;
 }
 
 }  // namespace detail

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -7,8 +7,8 @@
 #include <mutex>
 #include <string>
 
-#include "check.hpp"
-#include "process.hpp"
+#include "core/check.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "anycl/detail/info.hpp"
-#include "check.hpp"
+#include "core/check.hpp"
 
 namespace anycl::detail {
 

@@ -21,10 +21,10 @@
 
 #include "anycl/detail/digest.hpp"
 #include "anycl/platform.hpp"
-#include "hooks.hpp"
-#include "process.hpp"
-#include "program_cache.hpp"
-#include "sources.hpp"
+#include "cache/program_cache.hpp"
+#include "core/hooks.hpp"
+#include "core/process.hpp"
+#include "kernels/sources.hpp"
 
 namespace anycl {
 namespace detail {

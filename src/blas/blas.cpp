@@ -17,7 +17,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "size_math.hpp"
+#include "core/size_math.hpp"
 
 namespace anycl {
 

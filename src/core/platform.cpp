@@ -3,8 +3,8 @@
 #include "anycl/platform.hpp"
 
 #include "anycl/device.hpp"
-#include "info.hpp"
-#include "process.hpp"
+#include "core/info.hpp"
+#include "core/process.hpp"
 
 namespace anycl {
 

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// What copies of one kernel share: the cl_kernel, its name and arity, the lock held while its
+// arguments are set and it is enqueued, the per-device launch limits and the first-launch hook.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "anycl/kernel.hpp"
+#include "anycl/nd_range.hpp"
+#include "core/hooks.hpp"
+
+namespace anycl::detail {
+
+struct device_limits {
+  cl_device_id device;
+  launch_limits limits;
+};
+
+struct kernel_state {
+  handle<cl_kernel> h;
+  std::string name;
+  std::string program_name;
+  cl_uint num_args = 0;
+  std::mutex m;                       // held while arguments are set and the kernel enqueued
+  std::vector<device_limits> limits;  // per device, filled on first launch there (under m)
+  std::shared_ptr<first_launch_hook>
+      hook;  // the program's; dropped after this kernel's first launch
+
+  /// The limits of device `dev` for this kernel, queried on first use there (call under m).
+  const launch_limits& limits_for(cl_device_id dev);
+};
+
+/// The state of `k`; throws std::invalid_argument naming `what` when `k` is empty, and
+/// used_after_fork in a forked child.
+kernel_state& require(const kernel& k, const char* what);
+
+}  // namespace anycl::detail

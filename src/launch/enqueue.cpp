@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+// The launch step: arguments checked and set, and the kernel enqueued, under the kernel's lock.
+#include <mutex>
+#include <stdexcept>
+
+#include "anycl/command_queue.hpp"
+#include "anycl/kernel.hpp"
+#include "core/check.hpp"
+#include "core/kernel_state.hpp"
+
+namespace anycl::detail {
+
+kernel_arg view_arg(const buffer& b, std::size_t byte_offset) {
+  if (byte_offset != 0)
+    throw std::invalid_argument(
+        "a buffer_view starting at byte " + std::to_string(byte_offset) +
+        " cannot be a kernel argument: OpenCL passes whole buffers; pass buffer.sub_buffer(...) or "
+        "the whole buffer and an offset argument");
+  return arg_traits<buffer>::make(b);
+}
+
+void check_arity(const kernel& k, std::size_t expected) {
+  kernel_state& s = require(k, "kernel_function");
+  if (s.num_args != expected)
+    throw std::invalid_argument("kernel '" + s.name + "' in '" + s.program_name + "' takes " +
+                                std::to_string(s.num_args) +
+                                " arguments; the kernel_function type "
+                                "lists " +
+                                std::to_string(expected));
+}
+
+event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
+                     std::size_t count, const wait_list& waits) {
+  kernel_state& s = require(k, "launch");
+  if (!q) throw std::invalid_argument("launch of kernel '" + s.name + "': the queue is empty");
+  if (count != s.num_args)
+    throw std::invalid_argument("launch of kernel '" + s.name + "' in '" + s.program_name +
+                                "': " + std::to_string(count) + " arguments given, it takes " +
+                                std::to_string(s.num_args));
+  std::uint64_t local_bytes = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    kernel_arg& a = args[i];
+    if (a.k == kernel_arg::kind::local) {
+      if (a.size == 0)
+        throw std::invalid_argument("launch of kernel '" + s.name + "': __local argument " +
+                                    std::to_string(i) + " has size 0");
+      local_bytes += a.size;
+    } else if (a.k == kernel_arg::kind::memory) {
+      a.value = &a.mem;
+    }
+  }
+  if (r.empty()) return q.marker(waits);
+
+  std::lock_guard<std::mutex> lock(s.m);
+  validate_launch(r, s.limits_for(q.device_id()), local_bytes, s.name.c_str());
+  cl_kernel raw = s.h.get();
+  for (std::size_t i = 0; i < count; ++i) {
+    const kernel_arg& a = args[i];
+    const void* value = a.k == kernel_arg::kind::local ? nullptr : a.value;
+    ANYCL_CHECK(clSetKernelArg(raw, static_cast<cl_uint>(i), a.size, value), "clSetKernelArg",
+                "argument ", i, " (", a.size, " bytes) of kernel '", s.name, "' in '",
+                s.program_name, "'");
+  }
+  cl_event ev = nullptr;
+  ANYCL_CHECK(clEnqueueNDRangeKernel(
+                  q.get(), raw, r.dims(), r.offset().dims() != 0 ? r.offset().data() : nullptr,
+                  r.global().data(), r.local().dims() != 0 ? r.local().data() : nullptr,
+                  waits.size(), waits.data(), &ev),
+              "clEnqueueNDRangeKernel", "kernel '", s.name, "' in '", s.program_name, "', global ",
+              r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
+              r.dims() > 2 ? " x " + std::to_string(r.global()[2]) : "");
+  event out = event::adopt(ev);
+  if (s.hook) {
+    std::shared_ptr<first_launch_hook> hook = std::move(s.hook);
+    if (!hook->fired.exchange(true)) hook->launched(ev);
+  }
+  return out;
+}
+
+}  // namespace anycl::detail

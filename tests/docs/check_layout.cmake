@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: Apache-2.0
+# Checks that the layer table of docs/README.md names every folder of src/ (as `name/`) and no
+# folder that does not exist, so that the layer picture and the folders cannot drift apart.
+# Run: cmake -DSOURCE_DIR=<repo> -P tests/docs/check_layout.cmake
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "check_layout: pass -DSOURCE_DIR=<source folder>")
+endif()
+cmake_policy(SET CMP0057 NEW)  # if(IN_LIST)
+get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
+
+file(GLOB entries RELATIVE "${SOURCE_DIR}/src" "${SOURCE_DIR}/src/*")
+set(folders "")
+foreach(e IN LISTS entries)
+  if(IS_DIRECTORY "${SOURCE_DIR}/src/${e}")
+    list(APPEND folders "${e}")
+  endif()
+endforeach()
+file(READ "${SOURCE_DIR}/docs/README.md" text)
+# The table's last column holds the folders as `name/`; collect them from the table rows only.
+string(REGEX MATCHALL "\n\\|[^\n]*\\|[^\n]*\\|[^\n]*\\|" rows "${text}")
+set(named "")
+foreach(row IN LISTS rows)
+  string(REGEX MATCHALL "`[a-z_]+/`" cells "${row}")
+  foreach(c IN LISTS cells)
+    string(REGEX REPLACE "`([a-z_]+)/`" "\\1" c "${c}")
+    list(APPEND named "${c}")
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES named)
+list(REMOVE_ITEM named tools tests)  # top-level folders, not in src/
+
+set(problems "")
+foreach(f IN LISTS folders)
+  if(NOT f IN_LIST named)
+    list(APPEND problems "src/${f}/ is not named in the layer table of docs/README.md")
+  endif()
+endforeach()
+foreach(n IN LISTS named)
+  if(NOT n IN_LIST folders)
+    list(APPEND problems "docs/README.md names src/${n}/, which does not exist")
+  endif()
+endforeach()
+list(LENGTH folders count)
+if(problems)
+  list(JOIN problems "\n  " msg)
+  message(FATAL_ERROR "check_layout:\n  ${msg}")
+endif()
+message(STATUS "check_layout: ${count} folders of src/, all in the layer table")
