@@ -21,9 +21,12 @@
 
 #include "anycl/detail/digest.hpp"
 #include "anycl/platform.hpp"
-#include "cache/program_cache.hpp"
-#include "core/hooks.hpp"
+#include "cache/disk_cache.hpp"
+#include "cache/entry.hpp"
+#include "cache/key.hpp"
+#include "cache/statistics.hpp"
 #include "core/process.hpp"
+#include "core/read_file.hpp"
 #include "kernels/sources.hpp"
 
 namespace anycl {
@@ -31,27 +34,6 @@ namespace detail {
 namespace fs = std::filesystem;
 
 namespace {
-/// Platform, device and driver: a binary is only valid where all of these match.
-sha256& add_identity(sha256& h, const device_identity& id) {
-  return h.field(id.platform_name)
-      .field(id.platform_version)
-      .field(id.device_name)
-      .field(id.vendor)
-      .field(id.device_version)
-      .field(id.driver_version);
-}
-
-std::string identity_hash(const device_identity& id) {
-  sha256 h;
-  return to_hex(add_identity(h, id).finish());
-}
-
-std::string identity_of(const device& dev) { return identity_hash(identify(dev)); }
-
-digest prebuilt_key(const std::string& identity) {
-  return sha256().field("anycl prebuilt binary").field(identity).finish();
-}
-
 /// The installed share/anycl/cl_kernels: first relative to this library (or, when it is linked
 /// statically, to the executable), so that a relocated install tree finds it; then the folder
 /// fixed at build time, only if it holds this version's stamp, so that an older install there
@@ -70,92 +52,11 @@ std::string installed_kernels_dir() {
     dir = dir.lexically_normal();
     if (!ec && fs::is_directory(dir, ec)) return dir.string();
   }
-  std::vector<unsigned char> stamp;
-  std::string why;
-  if (read_small_file(std::string(ANYCL_KERNELS_INSTALLED) + "/.anycl-version", 64, stamp, why) &&
-      std::string(stamp.begin(), stamp.end()) == ANYCL_VERSION_STRING)
+  file_read stamp = read_regular_file(std::string(ANYCL_KERNELS_INSTALLED) + "/.anycl-version", 64);
+  if (stamp && std::string(stamp.bytes.begin(), stamp.bytes.end()) == ANYCL_VERSION_STRING)
     return ANYCL_KERNELS_INSTALLED;
   return {};
 }
-
-bool cache_enabled_by_env() {
-  const char* c = std::getenv("ANYCL_CACHE");
-  if (c == nullptr) return true;
-  std::string v = c;
-  return !(v == "off" || v == "0" || v == "false" || v == "no");
-}
-
-/// Saves the binaries of a program built from source when its first launch completes: POCL
-/// compiles the kernel at first launch and freezes the binary at the first CL_PROGRAM_BINARIES
-/// query, so a binary taken right after clBuildProgram costs that compile again in every process
-/// (docs/3-kernel-sources-and-cache.md).
-struct save_on_launch : first_launch_hook, std::enable_shared_from_this<save_on_launch> {
-  cl_program prog = nullptr;  // not owned: the program or a kernel of it is alive while armed
-  std::string dir;
-  std::vector<device> devices;
-  std::vector<digest> keys;
-  /// The build locks of `keys` when this process took them: released once the entries are
-  /// written, the save is abandoned or cannot be set up, or the program is destroyed.
-  std::unique_ptr<cache_locks> locks;
-
-  /// What a completion callback needs: the hook, the program and the launch, held until the save
-  /// is done or abandoned.
-  struct job : pending_save {
-    std::shared_ptr<save_on_launch> hook;
-    program prog;
-    event owner;  // keeps `launch` valid
-    void abandon() noexcept override {
-      if (hook && hook->locks) hook->locks->release();  // its launch failed: no save will come
-      hook.reset();
-      prog = program();
-      owner = event();
-    }
-  };
-
-  void launched(cl_event ev) noexcept override {
-    if (in_forked_child()) return;
-    try {
-      auto j = std::make_shared<job>();
-      j->hook = shared_from_this();
-      j->prog = program::retain(prog);
-      j->owner = event::retain(ev);
-      j->launch = ev;
-      begin_pending_write(j);
-      if (clSetEventCallback(ev, CL_COMPLETE, &on_complete, j.get()) != CL_SUCCESS) {
-        end_pending_write(j.get());
-        if (locks) locks->release();
-      }
-    } catch (...) {  // no memory, or the retain failed: the entry is not written (the launch is
-                     // unaffected), so waiting processes may build
-      if (locks) locks->release();
-    }
-  }
-
-  /// Saves in the driver's callback: POCL runs CL_COMPLETE callbacks before a dependent blocking
-  /// read returns, so the entry is written before the caller sees its first result and before it
-  /// can exit (a save on another thread raced process exit and crashed).
-  static void CL_CALLBACK on_complete(cl_event, cl_int status, void* user) noexcept {
-    auto* j = static_cast<job*>(user);
-    std::shared_ptr<pending_save> claimed = claim_pending_write(j);
-    if (!claimed) return;         // abandoned: it holds nothing any more
-    if (status == CL_COMPLETE) {  // a failed launch proves nothing about the binary
-      try {
-        j->hook->save(j->prog);
-      } catch (...) {  // a cache that cannot be written is never fatal
-      }
-    }
-    if (j->hook->locks) j->hook->locks->release();  // written (or not): waiting processes go on
-    end_pending_write(j);
-  }
-
-  void save(const program& p) const {
-    auto built_for = p.devices();
-    auto bins = p.binaries();
-    for (std::size_t i = 0; i < devices.size(); ++i)
-      for (std::size_t j = 0; j < built_for.size() && j < bins.size(); ++j)
-        if (built_for[j] == devices[i] && !bins[j].empty()) cache_write(dir, keys[i], bins[j]);
-  }
-};
 
 std::string slug(const std::string& name) {
   std::string s;
@@ -171,18 +72,6 @@ std::string slug(const std::string& name) {
   return s.empty() ? "device" : s;
 }
 }  // namespace
-
-device_identity identify(const device& dev) {
-  anycl::platform p = dev.platform();
-  return {p.name(), p.version(), dev.name(), dev.vendor(), dev.version(), dev.driver_version()};
-}
-
-digest cache_key(std::string_view source, std::string_view options, const device_identity& id) {
-  sha256 h;
-  h.field("anycl cache entry").field(std::to_string(entry_format_version));
-  h.field(source).field(options);
-  return add_identity(h, id).finish();
-}
 
 /// The programs built for one context, shared by all its loaders. Each loader holds the context,
 /// so while a table is reachable its context is alive and its handle cannot be reused.
@@ -213,8 +102,7 @@ struct loader_state {
   std::vector<device_identity> identities;   // of `devices`, for cache keys
   std::vector<std::string> identity_hashes;  // of `identities`, for prebuilt binaries
   bool prebuilt_only = false;                // binary_only, or a device without a compiler
-  std::string cache_dir;                     // empty: no disk cache
-  double cache_wait = 0;                     // seconds to wait for another process's build
+  std::optional<disk_cache> cache;           // none: no disk cache
   std::shared_ptr<program_table> table;      // shared by every loader of this context
 
   std::vector<std::string> include_dirs(const build_options& o) const {
@@ -277,10 +165,12 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
     for (const auto& path : list) {
       struct stat st {};
       if (::stat(path.c_str(), &st) != 0) continue;
-      std::vector<unsigned char> data;
+      file_read r = read_regular_file(path, entry_max_payload + entry_header_size);
+      if (!r)
+        throw binary_not_found(
+            "prebuilt binary " + path + " " + r.why(entry_max_payload + entry_header_size), list);
+      std::vector<unsigned char>& data = r.bytes;
       std::string why;
-      if (!read_small_file(path, entry_max_payload + entry_header_size, data, why))
-        throw binary_not_found("prebuilt binary " + path + " cannot be read: " + why, list);
       if (path.size() > 4 && path.compare(path.size() - 4, 4, ".bin") == 0) {
         why = check_entry(data.data(), data.size(), prebuilt_key(identity_hashes[i]));
         if (!why.empty())
@@ -313,74 +203,26 @@ program loader_state::build_prebuilt(std::string_view file, const build_options&
 
 program loader_state::build(const resolved_source& src, const build_options& options) {
   std::vector<digest> keys;
-  auto locks = std::make_unique<cache_locks>();
-  if (!cache_dir.empty()) {
+  disk_cache::lookup_result found;
+  if (cache) {
     std::string opts = options.with_environment();
     for (const auto& id : identities) keys.push_back(cache_key(src.text, opts, id));
-    // Each device's entry, read in turn until one is missing; `first_look` of them were there at
-    // once, the rest came from waiting for another process's build.
-    std::vector<std::optional<std::vector<unsigned char>>> bins(keys.size());
-    auto read_missing = [&] {
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (!bins[i]) bins[i] = cache_read(cache_dir, keys[i]);
-        if (!bins[i]) return false;
-      }
-      return true;
-    };
-    bool all = read_missing();
-    std::size_t first_look = 0;
-    while (first_look < bins.size() && bins[first_look]) ++first_look;
-    bool waited = false;
-    if (!all) {
-      // Another process may be building the same entries: take their locks, or wait for them.
-      const auto deadline = std::chrono::steady_clock::now() +
-                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                std::chrono::duration<double>(cache_wait));
-      for (;;) {
-        std::vector<digest> missing;
-        for (std::size_t i = 0; i < keys.size(); ++i)
-          if (!bins[i]) missing.push_back(keys[i]);
-        cache_locks::outcome o = locks->try_lock(cache_dir, missing);
-        if (o == cache_locks::outcome::locked) {
-          all = read_missing();  // written just before the lock was taken
-          if (all) locks->release();
-          break;
-        }
-        if (o != cache_locks::outcome::busy || std::chrono::steady_clock::now() >= deadline)
-          break;  // build without the lock: ours, none to be had, or waited long enough
-        std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        waited = true;
-        if ((all = read_missing())) break;
-      }
-    }
-    if (all) {
-      std::vector<std::vector<unsigned char>> found;
-      for (auto& b : bins) found.push_back(std::move(*b));
+    found = cache->lookup(keys);
+    if (found.binaries) {
       try {
-        program p = program::from_binaries(ctx, devices, found, src.name);
+        program p = program::from_binaries(ctx, devices, *found.binaries, src.name);
         p.build(options);
-        const auto got = static_cast<unsigned>(devices.size());
-        const auto now = waited ? static_cast<unsigned>(first_look) : got;
-        count_hits(now);
-        count_waits(got - now);
+        disk_cache::accepted(found);
         return p;
       } catch (const api_error& e) {  // a binary the driver refuses: rebuild from source
-        for (const auto& k : keys) cache_reject(cache_dir, k, std::string(status_name(e.status())));
+        cache->reject(keys, std::string(status_name(e.status())));
       }
     }
-    count_misses(static_cast<unsigned>(devices.size()));
+    count(cache_event::miss, static_cast<unsigned>(devices.size()));
   }
   program p(ctx, src.text, src.name);
   p.build(options);  // a failed build releases the locks: a waiting process builds and fails too
-  if (!keys.empty()) {
-    auto hook = std::make_shared<save_on_launch>();
-    hook->prog = p.get();
-    hook->dir = cache_dir;
-    hook->devices = devices;
-    hook->keys = keys;
-    hook->locks = std::move(locks);
-    p.set_launch_hook(std::move(hook));
-  }
+  if (cache) cache->save_after_first_launch(p, devices, std::move(keys), std::move(found.locks));
   return p;
 }
 
@@ -416,8 +258,8 @@ kernel_loader::kernel_loader(anycl::context ctx, loader_options options)
     if (!d.compiler_available()) s.prebuilt_only = true;
   }
   bool cache_on = s.options.disk_cache.value_or(detail::cache_enabled_by_env());
-  if (cache_on) s.cache_dir = s.options.cache_dir ? *s.options.cache_dir : default_cache_dir();
-  if (!s.cache_dir.empty()) s.cache_wait = detail::cache_wait_seconds();
+  std::string dir = s.options.cache_dir ? *s.options.cache_dir : default_cache_dir();
+  if (cache_on && !dir.empty()) s.cache = detail::disk_cache::open(dir);
 }
 
 const anycl::context& kernel_loader::context() const noexcept { return s_->ctx; }

@@ -4,18 +4,12 @@
 // every included file.
 #include "kernels/sources.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <set>
 
 #include "anycl/error.hpp"
-#include "core/fd.hpp"
+#include "core/read_file.hpp"
 
 namespace anycl::detail {
 namespace fs = std::filesystem;
@@ -292,40 +286,13 @@ struct splicer {
 }  // namespace
 
 std::string read_source_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    int err = errno;
-    file_error(path, err == ENOENT ? std::string("no such file")
-                                   : std::string("cannot be opened: ") + std::strerror(err));
-  }
-  fd_closer guard(fd);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) file_error(path, std::string("cannot stat: ") + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) file_error(path, "is a directory, not a file");
-  if (!S_ISREG(st.st_mode))
-    file_error(path, "is not a regular file (a FIFO, socket or device); it is not read");
-  auto too_big = [&](std::uint64_t size) {
-    file_error(path, "is " + std::to_string(size) + " bytes, more than the " +
+  file_read r = read_regular_file(path, max_source_file_bytes);
+  if (r.result == file_read::outcome::too_big)
+    file_error(path, "is " + std::to_string(r.size) + " bytes, more than the " +
                          std::to_string(max_source_file_bytes >> 20) +
                          " MiB limit for a kernel source");
-  };
-  if (static_cast<std::uint64_t>(st.st_size) > max_source_file_bytes)
-    too_big(static_cast<std::uint64_t>(st.st_size));
-  std::string text;
-  text.resize(static_cast<std::size_t>(st.st_size));
-  std::size_t have = 0;
-  for (;;) {
-    if (have == text.size()) text.resize(have + 4096);
-    ssize_t n = ::read(fd, text.data() + have, text.size() - have);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      file_error(path, std::string("cannot be read: ") + std::strerror(errno));
-    }
-    if (n == 0) break;
-    have += static_cast<std::size_t>(n);
-    if (have > max_source_file_bytes) too_big(have);
-  }
-  text.resize(have);
+  if (!r) file_error(path, r.why(max_source_file_bytes));
+  std::string text(r.bytes.begin(), r.bytes.end());
   std::size_t nul = text.find('\0');
   if (nul != std::string::npos) {
     std::size_t line = 1;

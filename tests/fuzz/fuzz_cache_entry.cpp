@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "anycl/detail/digest.hpp"
-#include "cache/program_cache.hpp"
+#include "cache/entry.hpp"
 
 namespace {
 
@@ -67,7 +67,8 @@ bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0;
 void expect_read(const digest& key, const std::optional<bytes>& want) {
   const cache_dir& d = dir();
   const std::string path = anycl::detail::cache_entry_path(d.path, key);
-  std::optional<bytes> got = anycl::detail::cache_read(d.path, key);
+  std::optional<bytes> got =
+      anycl::detail::cache_read(anycl::detail::cache_folder{d.path, false}, key);
   if (want) {
     if (!got) fail("a sound entry was rejected");
     if (*got != *want) fail("the payload read back differs");

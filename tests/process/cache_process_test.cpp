@@ -9,6 +9,9 @@
 // B-56). Children that are not about building from scratch get a copy of a POCL cache in which the
 // test programs were compiled once, so that they build from source in ~0.1 s instead of ~1.5 s;
 // AnyCL's disk cache, what these tests are about, is not affected by it.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -651,4 +654,153 @@ TEST_CASE("disk cache: writers killed at random moments while others read leave 
   CHECK(s2.hits == 2);
   CHECK(s2.writes == 1);
   CHECK(fs::file_size(victim) > anycl::detail::entry_header_size);
+}
+
+// --- trust (catalogue rows B-66..B-69): an entry carries native code the driver loads, so the
+// cache is used only where nobody but the user (with ANYCL_CACHE_SHARED=1: its group) can write.
+namespace {
+const char* const refused_folder = "is not used:";
+constexpr uid_t nobody = 65534;
+
+unsigned mode_of(const fs::path& p) {
+  struct stat st {};
+  REQUIRE(::stat(p.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+/// A folder of `t` with `mode`, holding a copy of the plain program's entry (mode 0600).
+fs::path folder_with_entry(cache_test& t, const std::string& name, unsigned mode) {
+  const fs::path dir = t.folder(name);
+  fs::create_directory(dir);
+  const fs::path entry = dir / warm().entry.filename();
+  fs::copy_file(warm().entry, entry);
+  REQUIRE(::chmod(entry.c_str(), 0600) == 0);
+  REQUIRE(::chmod(dir.c_str(), mode) == 0);
+  return dir;
+}
+
+/// The child that loads the plain program and variant 1 from `dir` found the folder refused:
+/// one warning, nothing read or written, the entry untouched.
+void check_refused(cache_test& t, const fs::path& dir, env_list env = {}) {
+  child_result r = t.run({"--variant", "", "--variant", "1"}, dir, pocl::warm, std::move(env));
+  INFO(r.describe());
+  child_stats s = succeeded(r);
+  CHECK(s.hits == 0);
+  CHECK(s.misses == 0);
+  CHECK(s.writes == 0);
+  CHECK(r.lines_with(refused_folder) == 1);
+  CHECK(r.lines_with("anycl: warning") == 1);
+  CHECK(files_ending_with(dir, ".bin") ==
+        std::vector<std::string>{warm().entry.filename().string()});
+  CHECK(read_bytes(dir / warm().entry.filename()) == read_bytes(warm().entry));
+}
+}  // namespace
+
+TEST_CASE("disk cache: B-66 a new folder is made 0700 and its entries 0600", "[cache]") {
+  cache_test t;
+  const fs::path dir = t.folder("new") / "inner";
+  child_result r = t.run({}, dir);
+  INFO(r.describe());
+  child_stats s = succeeded(r);
+  CHECK(s.writes == 1);
+  CHECK(r.lines_with("anycl: warning") == 0);
+  CHECK(mode_of(dir) == 0700);
+  auto bins = files_ending_with(dir, ".bin");
+  REQUIRE(bins.size() == 1);
+  CHECK(mode_of(dir / bins.front()) == 0600);
+
+  SECTION("with ANYCL_CACHE_SHARED=1: 2770 and 0640, the group's bits set whatever the umask") {
+    const fs::path shared = t.folder("shared");
+    child_result sr = t.run({}, shared, pocl::warm, {{"ANYCL_CACHE_SHARED", "1"}});
+    INFO(sr.describe());
+    CHECK(succeeded(sr).writes == 1);
+    CHECK(mode_of(shared) == 02770);
+    auto shared_bins = files_ending_with(shared, ".bin");
+    REQUIRE(shared_bins.size() == 1);
+    CHECK(mode_of(shared / shared_bins.front()) == 0640);
+  }
+  SECTION("ANYCL_CACHE_SHARED with another value is refused by name") {
+    child_result bad = t.run({}, t.folder("bad"), pocl::warm, {{"ANYCL_CACHE_SHARED", "yes"}});
+    INFO(bad.describe());
+    CHECK(bad.exit_code() == 1);
+    CHECK(bad.lines_with("ANYCL_CACHE_SHARED='yes' is neither 1") == 1);
+  }
+}
+
+TEST_CASE("disk cache: B-67 a folder its group or others can write is refused with one warning",
+          "[cache]") {
+  cache_test t;
+  for (unsigned mode : {0770U, 0720U, 0707U, 0702U, 01777U}) {
+    INFO("folder mode " << std::oct << mode);
+    check_refused(t, folder_with_entry(t, "mode-" + std::to_string(mode), mode));
+  }
+  SECTION("with ANYCL_CACHE_SHARED=1 the group may write; others still never") {
+    const fs::path group = folder_with_entry(t, "group", 0770);
+    child_result r = t.run({"--variant", "", "--variant", "1"}, group, pocl::warm,
+                           {{"ANYCL_CACHE_SHARED", "1"}});
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 1);
+    CHECK(s.writes == 1);
+    CHECK(r.lines_with("anycl: warning") == 0);
+    check_refused(t, folder_with_entry(t, "others", 0772), {{"ANYCL_CACHE_SHARED", "1"}});
+  }
+}
+
+TEST_CASE("disk cache: B-68 a folder owned by another user is refused with one warning",
+          "[cache]") {
+  cache_test t;
+  if (::geteuid() == 0) {
+    const fs::path dir = folder_with_entry(t, "nobody", 0700);
+    REQUIRE(::chown(dir.c_str(), nobody, nobody) == 0);
+    check_refused(t, dir);
+    check_refused(t, dir, {{"ANYCL_CACHE_SHARED", "1"}});  // nor is its group one of root's
+  } else {
+    // Not root: no file can be given away, but "/" is root's.
+    child_result r = t.run({}, "/");
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits + s.misses + s.writes == 0);
+    CHECK(r.lines_with("kernel cache folder / is not used: it is owned by user 0") == 1);
+  }
+}
+
+TEST_CASE("disk cache: B-69 an entry another user owns or could write is deleted and rebuilt",
+          "[cache]") {
+  cache_test t;
+  auto check_rejected = [&](const std::string& name, unsigned mode, const std::string& why) {
+    INFO(name);
+    const fs::path dir = folder_with_entry(t, name, 0700);
+    const fs::path entry = dir / warm().entry.filename();
+    REQUIRE(::chmod(entry.c_str(), mode) == 0);
+    if (name == "owner") REQUIRE(::chown(entry.c_str(), nobody, nobody) == 0);
+    child_result r = t.run({}, dir);
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 0);
+    CHECK(s.rejects == 1);
+    CHECK(s.misses == 1);
+    CHECK(s.writes == 1);
+    CHECK(r.lines_with("rejected (" + why) == 1);
+    struct stat st {};
+    REQUIRE(::stat(entry.c_str(), &st) == 0);  // the rebuilt one: ours, private
+    CHECK(st.st_uid == ::geteuid());
+    CHECK((st.st_mode & 07777) == 0600);
+  };
+  check_rejected("group", 0620, "writable by its group (mode 0620)");
+  check_rejected("others", 0602, "writable by others (mode 0602)");
+  if (::geteuid() == 0)
+    check_rejected("owner", 0600, "owned by user 65534, not by this user");
+  else
+    WARN("not root: an entry of another user cannot be made here, that case is skipped");
+
+  SECTION("with ANYCL_CACHE_SHARED=1 an entry its group can write is used") {
+    const fs::path dir = folder_with_entry(t, "shared", 0770);
+    REQUIRE(::chmod((dir / warm().entry.filename()).c_str(), 0660) == 0);
+    child_result r = t.run({}, dir, pocl::warm, {{"ANYCL_CACHE_SHARED", "1"}});
+    INFO(r.describe());
+    child_stats s = succeeded(r);
+    CHECK(s.hits == 1);
+    CHECK(s.rejects == 0);
+  }
 }
