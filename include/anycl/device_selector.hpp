@@ -58,26 +58,4 @@ ANYCL_EXPORT std::vector<device> select_devices(std::string_view spec);
 /// anycl-info).
 ANYCL_EXPORT std::string describe_devices();
 
-namespace detail {
-/// What selection sees of the machine; lets the grammar be tested without a device.
-struct inventory_device {
-  std::string name;
-  device_type type = device_type::all;
-};
-struct inventory_platform {
-  std::string name;
-  std::string vendor;
-  std::string version;
-  std::vector<inventory_device> devices;
-};
-/// (platform index, device index) pairs that the first matching alternative selects; empty if none.
-ANYCL_EXPORT std::vector<std::pair<std::size_t, std::size_t>> match(
-    const device_spec& spec, const std::vector<inventory_platform>& inventory);
-/// The listing used in device_not_found messages and anycl-info.
-ANYCL_EXPORT std::string describe(const std::vector<inventory_platform>& inventory);
-/// The message of device_not_found for `spec` (`source` says where it came from).
-ANYCL_EXPORT std::string not_found_message(std::string_view spec, std::string_view source,
-                                           const std::vector<inventory_platform>& inventory);
-}  // namespace detail
-
 }  // namespace anycl

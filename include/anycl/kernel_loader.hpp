@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "anycl/context.hpp"
-#include "anycl/detail/digest.hpp"
 #include "anycl/device.hpp"
 #include "anycl/export.hpp"
 #include "anycl/program.hpp"
@@ -22,14 +21,6 @@ namespace anycl {
 namespace detail {
 struct loader_state;
 
-/// What a binary's validity depends on besides its source and options.
-struct device_identity {
-  std::string platform_name, platform_version, device_name, vendor, device_version, driver_version;
-};
-ANYCL_EXPORT device_identity identify(const device& dev);
-/// The disk-cache key of `source` (includes spliced) built with `options` for a device.
-ANYCL_EXPORT digest cache_key(std::string_view source, std::string_view options,
-                              const device_identity& id);
 }  // namespace detail
 
 /// How a kernel_loader finds and builds sources.

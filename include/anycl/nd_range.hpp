@@ -53,21 +53,4 @@ class ANYCL_EXPORT nd_range {
 ANYCL_EXPORT void set_max_work_items(std::uint64_t limit) noexcept;
 ANYCL_EXPORT std::uint64_t max_work_items() noexcept;
 
-namespace detail {
-/// What a device and a kernel allow, for validate_launch.
-struct launch_limits {
-  std::array<std::size_t, 3> max_item_sizes{};  ///< CL_DEVICE_MAX_WORK_ITEM_SIZES
-  unsigned max_dims = 3;                        ///< CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS
-  std::size_t kernel_work_group_size = 0;       ///< CL_KERNEL_WORK_GROUP_SIZE for the device
-  std::uint64_t device_local_memory = 0;        ///< CL_DEVICE_LOCAL_MEM_SIZE
-  std::uint64_t kernel_local_memory = 0;        ///< CL_KERNEL_LOCAL_MEM_SIZE (static __local)
-};
-/// Checks a launch before the driver sees it (drivers abort or run forever on some of these):
-/// work-item cap, offset overflow, divisibility, local limits, and `local_arg_bytes` of __local
-/// arguments against local memory. Throws std::invalid_argument / std::out_of_range; `kernel` names
-/// the kernel in messages.
-ANYCL_EXPORT void validate_launch(const nd_range& r, const launch_limits& limits,
-                                  std::uint64_t local_arg_bytes, const char* kernel);
-}  // namespace detail
-
 }  // namespace anycl

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SHA-256 (FIPS 180-4) and the binary entry header: magic, version, key, length, checksum.
-#include "anycl/detail/digest.hpp"
+#include "cache/digest.hpp"
 
 #include <cstring>
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "anycl/detail/digest.hpp"
 #include "anycl/device.hpp"
 #include "anycl/program.hpp"
+#include "cache/digest.hpp"
 #include "cache/folder.hpp"
 #include "cache/locks.hpp"
 

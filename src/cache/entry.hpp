@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "anycl/detail/digest.hpp"
+#include "cache/digest.hpp"
 #include "cache/folder.hpp"
 
 namespace anycl::detail {

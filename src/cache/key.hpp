@@ -5,9 +5,20 @@
 
 #include <string>
 
-#include "anycl/kernel_loader.hpp"
+#include "anycl/device.hpp"
+#include "cache/digest.hpp"
+#include "core/internal.hpp"
 
 namespace anycl::detail {
+
+/// What a binary's validity depends on besides its source and options.
+struct device_identity {
+  std::string platform_name, platform_version, device_name, vendor, device_version, driver_version;
+};
+ANYCL_INTERNAL device_identity identify(const device& dev);
+/// The disk-cache key of `source` (includes spliced) built with `options` for a device.
+ANYCL_INTERNAL digest cache_key(std::string_view source, std::string_view options,
+                                const device_identity& id);
 
 /// The hash of a device identity (hex), for the names of prebuilt binaries.
 std::string identity_hash(const device_identity& id);

@@ -3,17 +3,27 @@
 // arguments are set and it is enqueued, the per-device launch limits and the first-launch hook.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "anycl/kernel.hpp"
-#include "anycl/nd_range.hpp"
 #include "core/hooks.hpp"
 
 namespace anycl::detail {
 
+/// What a device and a kernel allow, for the checks of a launch.
+struct launch_limits {
+  std::array<std::size_t, 3> max_item_sizes{};  ///< CL_DEVICE_MAX_WORK_ITEM_SIZES
+  unsigned max_dims = 3;                        ///< CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS
+  std::size_t kernel_work_group_size = 0;       ///< CL_KERNEL_WORK_GROUP_SIZE for the device
+  std::uint64_t device_local_memory = 0;        ///< CL_DEVICE_LOCAL_MEM_SIZE
+  std::uint64_t kernel_local_memory = 0;        ///< CL_KERNEL_LOCAL_MEM_SIZE (static __local)
+};
 struct device_limits {
   cl_device_id device;
   launch_limits limits;

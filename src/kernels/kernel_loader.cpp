@@ -19,7 +19,7 @@
 #include <system_error>
 #include <thread>
 
-#include "anycl/detail/digest.hpp"
+#include "cache/digest.hpp"
 #include "anycl/platform.hpp"
 #include "cache/disk_cache.hpp"
 #include "cache/entry.hpp"

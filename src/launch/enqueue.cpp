@@ -7,6 +7,7 @@
 #include "anycl/kernel.hpp"
 #include "core/check.hpp"
 #include "core/kernel_state.hpp"
+#include "launch/limits.hpp"
 
 namespace anycl::detail {
 

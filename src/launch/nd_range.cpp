@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "launch/limits.hpp"
+
 namespace anycl {
 
 range::range(std::initializer_list<std::size_t> sizes) {

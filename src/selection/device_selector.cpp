@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "anycl/error.hpp"
+#include "selection/inventory.hpp"
 
 namespace anycl {
 

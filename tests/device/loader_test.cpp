@@ -15,6 +15,7 @@
 #include <random>
 #include <thread>
 
+#include "cache/key.hpp"
 #include "support/device_fixture.hpp"
 #include "support/files.hpp"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "anycl/detail/digest.hpp"
+#include "cache/digest.hpp"
 #include "cache/entry.hpp"
 
 namespace {

@@ -32,7 +32,7 @@
 #include <thread>
 #include <vector>
 
-#include "anycl/detail/digest.hpp"
+#include "cache/digest.hpp"
 #include "child_process.hpp"
 #include "support/setup.hpp"
 

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "anycl/detail/digest.hpp"
 #include "anycl/kernel_loader.hpp"
+#include "cache/digest.hpp"
+#include "cache/key.hpp"
 
 using anycl::detail::check_entry;
 using anycl::detail::digest;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "anycl/nd_range.hpp"
+#include "launch/limits.hpp"
 #include "support/matchers.hpp"
 
 using anycl::nd_range;

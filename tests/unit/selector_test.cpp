@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "anycl/device_selector.hpp"
+#include "selection/inventory.hpp"
 
 using anycl::device_spec;
 using anycl::device_type;

@@ -12,6 +12,7 @@
 #include "anycl/device.hpp"
 #include "anycl/device_selector.hpp"
 #include "icd.hpp"
+#include "selection/inventory.hpp"
 
 namespace anycl::tools {
 

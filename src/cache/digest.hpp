@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SHA-256 and the on-disk binary entry format shared by the kernel cache and prebuilt .bin files.
-// Internal, but exported so that the unit tests and tools can check the format byte by byte.
+// Internal; visible to the tests, which check the format byte by byte.
 #pragma once
 
 #include <array>
@@ -10,14 +10,14 @@
 #include <string_view>
 #include <vector>
 
-#include "anycl/export.hpp"
+#include "core/internal.hpp"
 
 namespace anycl::detail {
 
 using digest = std::array<unsigned char, 32>;
 
 /// Incremental SHA-256 (FIPS 180-4): cache keys and payload checksums.
-class ANYCL_EXPORT sha256 {
+class ANYCL_INTERNAL sha256 {
  public:
   sha256() noexcept;
   sha256& update(const void* data, std::size_t size) noexcept;
@@ -34,7 +34,7 @@ class ANYCL_EXPORT sha256 {
   std::uint64_t total_ = 0;
 };
 
-ANYCL_EXPORT std::string to_hex(const digest& d);
+ANYCL_INTERNAL std::string to_hex(const digest& d);
 
 /// Version of the entry layout and of what goes into a cache key; bumping it retires old entries.
 inline constexpr std::uint32_t entry_format_version = 1;
@@ -44,12 +44,11 @@ inline constexpr std::size_t entry_header_size = 88;
 inline constexpr std::uint64_t entry_max_payload = std::uint64_t(1) << 30;
 
 /// The header for `payload` under `key`, little-endian.
-ANYCL_EXPORT std::array<unsigned char, entry_header_size> entry_header(const digest& key,
-                                                                       const unsigned char* payload,
-                                                                       std::size_t size);
+ANYCL_INTERNAL std::array<unsigned char, entry_header_size> entry_header(
+    const digest& key, const unsigned char* payload, std::size_t size);
 /// Checks a whole entry file against the key it must have. Returns an empty string when it is
 /// sound (the payload is bytes [entry_header_size, end)), else why it is not.
-ANYCL_EXPORT std::string check_entry(const unsigned char* file, std::size_t size,
-                                     const digest& key);
+ANYCL_INTERNAL std::string check_entry(const unsigned char* file, std::size_t size,
+                                       const digest& key);
 
 }  // namespace anycl::detail
