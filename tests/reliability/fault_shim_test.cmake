@@ -2,6 +2,7 @@
 # CTest driver proving the fault shim works: each case runs anycl-fault-scenarios (EXE) with the
 # shim (SHIM, after PRELOAD when set) preloaded and one fault, and checks the exit code and the
 # output (stdout, then stderr). Usage: cmake -DEXE=... -DSHIM=... [-DPRELOAD=...] -DWORK_DIR=... -P fault_shim_test.cmake
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/anycl_run_and_match.cmake")
 set(preload "${SHIM}")
 if(PRELOAD)
   set(preload "${PRELOAD}:${SHIM}")
@@ -11,19 +12,11 @@ set(cases 0)
 
 # fault_case(<name> RC <code> MATCH <regex> ENV <VAR=value>... ARGS <scenario>...)
 function(fault_case name)
-  cmake_parse_arguments(C "" "RC;MATCH" "ENV;ARGS" ${ARGN})
-  execute_process(
+  cmake_parse_arguments(PARSE_ARGV 1 C "" "RC;MATCH" "ENV;ARGS")
+  anycl_run_and_match(NAME "${name}" RC "${C_RC}" MATCH "${C_MATCH}" TIMEOUT 120
     COMMAND ${CMAKE_COMMAND} -E env --unset=FAULT_FN --unset=FAULT_NTH --unset=FAULT_CODE
-            --unset=FAULT_EVERY --unset=FAULT_REPORT "LD_PRELOAD=${preload}" ${C_ENV} ${EXE} ${C_ARGS}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-  set(all "${out}${err}")
-  if(NOT rc STREQUAL "${C_RC}")
-    message(FATAL_ERROR "${name}: exit code ${rc}, expected ${C_RC}; output:\n${all}")
-  endif()
-  if(NOT all MATCHES "${C_MATCH}")
-    message(FATAL_ERROR "${name}: output does not match '${C_MATCH}':\n${all}")
-  endif()
-  message(STATUS "${name}: exit ${rc}, output as expected")
+            --unset=FAULT_EVERY --unset=FAULT_REPORT "LD_PRELOAD=${preload}" ${C_ENV} ${EXE} ${C_ARGS})
+  message(STATUS "${name}: exit ${C_RC}, output as expected")
 endfunction()
 
 # A failed create: api_error naming the call and the status, and the library works afterwards.

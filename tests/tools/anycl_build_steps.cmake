@@ -4,6 +4,7 @@
 # its output (stdout and stderr together) against MATCH, then checks that every pattern in GLOBS
 # (|-separated, relative to OUT_DIR) matches exactly one file and that no pattern in NO_GLOBS
 # matches any.
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/anycl_run_and_match.cmake")
 file(REMOVE_RECURSE "${OUT_DIR}")
 file(MAKE_DIRECTORY "${OUT_DIR}")
 string(REPLACE "|" ";" copy "${COPY}")
@@ -12,15 +13,8 @@ foreach(f IN LISTS copy)
 endforeach()
 
 string(REPLACE "|" ";" cmd "${STEP_CMD}")
-execute_process(COMMAND ${cmd} WORKING_DIRECTORY "${OUT_DIR}" RESULT_VARIABLE rc
-                OUTPUT_VARIABLE out ERROR_VARIABLE err)
-set(all "${out}${err}")
-if(NOT rc STREQUAL "${RC}")
-  message(FATAL_ERROR "exit code ${rc}, expected ${RC}; output:\n${all}")
-endif()
-if(NOT all MATCHES "${MATCH}")
-  message(FATAL_ERROR "output does not match '${MATCH}':\n${all}")
-endif()
+anycl_run_and_match(RC "${RC}" MATCH "${MATCH}" WORKING_DIRECTORY "${OUT_DIR}"
+                    OUTPUT_VARIABLE all COMMAND ${cmd})
 
 string(REPLACE "|" ";" globs "${GLOBS}")
 foreach(pattern IN LISTS globs)
@@ -39,4 +33,4 @@ foreach(pattern IN LISTS no_globs)
     message(FATAL_ERROR "unexpected files match ${OUT_DIR}/${pattern}: ${found}\noutput:\n${all}")
   endif()
 endforeach()
-message(STATUS "exit ${rc} as expected, output matches '${MATCH}'; files as expected\n${all}")
+message(STATUS "exit ${RC} as expected, output matches '${MATCH}'; files as expected\n${all}")

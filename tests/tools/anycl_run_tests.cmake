@@ -8,7 +8,7 @@
 # --- the argument-spec parser: no device ---
 anycl_test_executable(anycl-run-arg-spec-tests ${CMAKE_CURRENT_LIST_DIR}/run/arg_spec_test.cpp
                       ${CMAKE_CURRENT_LIST_DIR}/../support/unit_setup.cpp)
-target_link_libraries(anycl-run-arg-spec-tests PRIVATE anycl_tool_common)
+target_link_libraries(anycl-run-arg-spec-tests PRIVATE anycl_run_args)
 add_test(NAME run-arg-spec COMMAND anycl-run-arg-spec-tests)
 set_tests_properties(run-arg-spec PROPERTIES
   ENVIRONMENT "OCL_ICD_VENDORS=${CMAKE_BINARY_DIR}/empty-icd-vendors")

@@ -7,6 +7,7 @@
 # checked by json_checks.cmake (EXPECT_* variables); with CLINFO set, also compared with
 # `clinfo --json` run in the same environment.
 cmake_minimum_required(VERSION 3.20)  # policies for -P scripts (IN_LIST, string(JSON))
+include("${CMAKE_CURRENT_LIST_DIR}/../../../cmake/anycl_run_and_match.cmake")
 file(REMOVE_RECURSE "${OUT_DIR}")
 file(MAKE_DIRECTORY "${OUT_DIR}")
 if(MAKE_VENDORS)
@@ -34,15 +35,8 @@ if(MAKE_VENDORS)
 endif()
 
 string(REPLACE "|" ";" args "${ARGS}")
-execute_process(COMMAND "${TOOL}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                ERROR_VARIABLE err)
-set(all "${out}${err}")
-if(NOT rc STREQUAL "${RC}")
-  message(FATAL_ERROR "exit code ${rc}, expected ${RC}; output:\n${all}")
-endif()
-if(NOT all MATCHES "${MATCH}")
-  message(FATAL_ERROR "output does not match '${MATCH}':\n${all}")
-endif()
+anycl_run_and_match(RC "${RC}" MATCH "${MATCH}" STDOUT_VARIABLE out OUTPUT_VARIABLE all
+                    COMMAND "${TOOL}" ${args})
 if(JSON)
   set(json "${out}")
   include("${CMAKE_CURRENT_LIST_DIR}/json_checks.cmake")
@@ -50,4 +44,4 @@ endif()
 if(CLINFO)
   include("${CMAKE_CURRENT_LIST_DIR}/compare_clinfo.cmake")
 endif()
-message(STATUS "anycl-info test passed: exit ${rc}, output matches '${MATCH}'\n${all}")
+message(STATUS "anycl-info test passed: exit ${RC}, output matches '${MATCH}'\n${all}")

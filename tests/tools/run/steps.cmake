@@ -8,6 +8,7 @@
 #          STRING, ARRAY, OBJECT, NULL, BOOLEAN); stdout must be valid JSON.
 #   FILES  |-separated PATH:SIZE[:OFFSET:HEX]: the file under OUT_DIR has SIZE bytes and, from
 #          OFFSET, the bytes HEX (lower-case hex digits, two per byte).
+include("${CMAKE_CURRENT_LIST_DIR}/../../../cmake/anycl_run_and_match.cmake")
 file(REMOVE_RECURSE "${OUT_DIR}")
 file(MAKE_DIRECTORY "${OUT_DIR}")
 string(REPLACE "|" ";" writes "${WRITE}")
@@ -20,15 +21,8 @@ foreach(w IN LISTS writes)
 endforeach()
 
 string(REPLACE "|" ";" cmd "${STEP_CMD}")
-execute_process(COMMAND ${cmd} WORKING_DIRECTORY "${OUT_DIR}" RESULT_VARIABLE rc
-                OUTPUT_VARIABLE out ERROR_VARIABLE err)
-set(all "${out}${err}")
-if(NOT rc STREQUAL "${RC}")
-  message(FATAL_ERROR "exit code ${rc}, expected ${RC}; output:\n${all}")
-endif()
-if(NOT all MATCHES "${MATCH}")
-  message(FATAL_ERROR "output does not match '${MATCH}':\n${all}")
-endif()
+anycl_run_and_match(RC "${RC}" MATCH "${MATCH}" WORKING_DIRECTORY "${OUT_DIR}"
+                    STDOUT_VARIABLE out OUTPUT_VARIABLE all COMMAND ${cmd})
 
 if(JSON)
   string(JSON kind ERROR_VARIABLE bad TYPE "${out}")
@@ -86,4 +80,4 @@ foreach(check IN LISTS file_checks)
     endif()
   endif()
 endforeach()
-message(STATUS "exit ${rc} as expected, output matches '${MATCH}'; JSON and files as expected\n${all}")
+message(STATUS "exit ${RC} as expected, output matches '${MATCH}'; JSON and files as expected\n${all}")
