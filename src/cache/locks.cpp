@@ -66,69 +66,79 @@ void cache_locks::release() noexcept {
   for (const auto& l : locks) h.paths.erase(l.path);
 }
 
+namespace {
+/// Locks the file at `path` without blocking: its descriptor, or -1 with `why` (busy when another
+/// holds it, unavailable when no lock file can be made). Retries while the file it locked was
+/// unlinked by its holder in between.
+int lock_file(const std::string& path, mode_t mode, cache_locks::outcome& why) {
+  for (int attempt = 0; attempt <= 8; ++attempt) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
+                    mode);  // flock needs no write access
+    if (fd < 0) {
+      why = cache_locks::outcome::unavailable;
+      return -1;
+    }
+    int r;
+    do {
+      r = ::flock(fd, LOCK_EX | LOCK_NB);
+    } while (r != 0 && errno == EINTR);
+    if (r != 0) {
+      why = errno == EWOULDBLOCK ? cache_locks::outcome::busy : cache_locks::outcome::unavailable;
+      ::close(fd);
+      return -1;
+    }
+    if (still_named(fd, path)) return fd;
+    // Its holder unlinked it before unlocking: open the path again.
+    ::flock(fd, LOCK_UN);
+    ::close(fd);
+  }
+  why = cache_locks::outcome::busy;
+  return -1;
+}
+
+/// Records that this process holds (or is taking) `path`; false when it already does.
+bool remember(const std::string& path) {
+  auto& h = held_here();
+  std::lock_guard<std::mutex> lock(h.m);
+  return h.paths.insert(path).second;
+}
+
+void forget(const std::string& path) {
+  auto& h = held_here();
+  std::lock_guard<std::mutex> lock(h.m);
+  h.paths.erase(path);
+}
+}  // namespace
+
 cache_locks::outcome cache_locks::try_lock(const cache_folder& folder,
                                            const std::vector<digest>& keys) {
-  const std::string& dir = folder.dir;
   release();
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  std::filesystem::create_directories(folder.dir, ec);
   if (ec) return outcome::unavailable;
   std::vector<std::string> paths;
-  for (const auto& k : keys) paths.push_back(cache_lock_path(dir, k));
+  for (const auto& k : keys) paths.push_back(cache_lock_path(folder.dir, k));
   std::sort(paths.begin(), paths.end());
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  auto& h = held_here();
   std::vector<one> got;
   auto give_up = [&](outcome o) {
     for (const auto& l : got) {
       if (still_named(l.fd, l.path)) ::unlink(l.path.c_str());
       ::flock(l.fd, LOCK_UN);
       ::close(l.fd);
+      forget(l.path);
     }
-    std::lock_guard<std::mutex> lock(h.m);
-    for (const auto& l : got) h.paths.erase(l.path);
     return o;
   };
   for (const auto& path : paths) {
-    bool inserted = false;
-    {
-      std::lock_guard<std::mutex> lock(h.m);
-      inserted = h.paths.insert(path).second;
+    if (!remember(path)) return give_up(outcome::mine);
+    outcome why = outcome::unavailable;
+    int fd = lock_file(path, folder.file_mode(), why);
+    if (fd < 0) {
+      forget(path);
+      return give_up(why);
     }
-    if (!inserted) return give_up(outcome::mine);
-    auto forget = [&] {
-      std::lock_guard<std::mutex> lock(h.m);
-      h.paths.erase(path);
-    };
-    for (int attempt = 0;; ++attempt) {
-      int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
-                      folder.file_mode());  // flock needs no write access
-      if (fd < 0) {
-        forget();
-        return give_up(outcome::unavailable);
-      }
-      int r;
-      do {
-        r = ::flock(fd, LOCK_EX | LOCK_NB);
-      } while (r != 0 && errno == EINTR);
-      if (r != 0) {
-        const bool busy = errno == EWOULDBLOCK;
-        ::close(fd);
-        forget();
-        return give_up(busy ? outcome::busy : outcome::unavailable);
-      }
-      if (still_named(fd, path)) {
-        got.push_back({path, fd});
-        break;
-      }
-      // Its holder unlinked it before unlocking: open the path again.
-      ::flock(fd, LOCK_UN);
-      ::close(fd);
-      if (attempt == 8) {
-        forget();
-        return give_up(outcome::busy);
-      }
-    }
+    got.push_back({path, fd});
   }
   std::lock_guard<std::mutex> lock(m_);
   held_ = std::move(got);

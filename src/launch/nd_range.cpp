@@ -90,10 +90,9 @@ namespace {
   if (out_of_range) throw std::out_of_range(m);
   throw std::invalid_argument(m);
 }
-}  // namespace
 
-void validate_launch(const nd_range& r, const launch_limits& lim, std::uint64_t local_arg_bytes,
-                     const char* kernel) {
+/// The global size against the work-item cap, and the offset against overflow.
+void check_global(const nd_range& r, const launch_limits& lim, const char* kernel) {
   const unsigned dims = r.dims();
   if (dims > lim.max_dims)
     refuse(
@@ -118,34 +117,44 @@ void validate_launch(const nd_range& r, const launch_limits& lim, std::uint64_t 
                "offset " + std::to_string(r.offset()[i]) + " + global size " +
                    std::to_string(r.global()[i]) + " overflows size_t in dimension " +
                    std::to_string(i));
-  if (r.local().dims() != 0) {
-    std::uint64_t group = 1;
-    for (unsigned i = 0; i < dims; ++i) {
-      const std::size_t g = r.global()[i], l = r.local()[i];
-      if (l == 0) refuse(false, kernel, "local size 0 in dimension " + std::to_string(i));
-      if (g % l != 0) {
-        const std::size_t max = std::numeric_limits<std::size_t>::max();
-        std::string fix = g / l + 1 <= max / l
-                              ? "round the global size up to " + std::to_string((g / l + 1) * l) +
-                                    " and skip the extra work-items in the kernel"
-                              : "no multiple of the local size that large fits in size_t";
-        refuse(false, kernel,
-               "global size " + std::to_string(g) + " is not a multiple of local size " +
-                   std::to_string(l) + " in dimension " + std::to_string(i) + "; " + fix);
-      }
-      if (lim.max_item_sizes[i] != 0 && l > lim.max_item_sizes[i])
-        refuse(false, kernel,
-               "local size " + std::to_string(l) + " in dimension " + std::to_string(i) +
-                   " exceeds the device's " + std::to_string(lim.max_item_sizes[i]) +
-                   " (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
-      group *= l;
-    }
-    if (lim.kernel_work_group_size != 0 && group > lim.kernel_work_group_size)
+}
+
+/// The local size: divisibility, and the device's and the kernel's work-group limits.
+void check_local(const nd_range& r, const launch_limits& lim, const char* kernel) {
+  const unsigned dims = r.dims();
+  std::uint64_t group = 1;
+  for (unsigned i = 0; i < dims; ++i) {
+    const std::size_t g = r.global()[i], l = r.local()[i];
+    if (l == 0) refuse(false, kernel, "local size 0 in dimension " + std::to_string(i));
+    if (g % l != 0) {
+      const std::size_t max = std::numeric_limits<std::size_t>::max();
+      std::string fix = g / l + 1 <= max / l
+                            ? "round the global size up to " + std::to_string((g / l + 1) * l) +
+                                  " and skip the extra work-items in the kernel"
+                            : "no multiple of the local size that large fits in size_t";
       refuse(false, kernel,
-             "work-group of " + dims_text(r.local()) + " = " + std::to_string(group) +
-                 " work-items exceeds this kernel's " + std::to_string(lim.kernel_work_group_size) +
-                 " on the device (CL_KERNEL_WORK_GROUP_SIZE)");
+             "global size " + std::to_string(g) + " is not a multiple of local size " +
+                 std::to_string(l) + " in dimension " + std::to_string(i) + "; " + fix);
+    }
+    if (lim.max_item_sizes[i] != 0 && l > lim.max_item_sizes[i])
+      refuse(false, kernel,
+             "local size " + std::to_string(l) + " in dimension " + std::to_string(i) +
+                 " exceeds the device's " + std::to_string(lim.max_item_sizes[i]) +
+                 " (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+    group *= l;
   }
+  if (lim.kernel_work_group_size != 0 && group > lim.kernel_work_group_size)
+    refuse(false, kernel,
+           "work-group of " + dims_text(r.local()) + " = " + std::to_string(group) +
+               " work-items exceeds this kernel's " + std::to_string(lim.kernel_work_group_size) +
+               " on the device (CL_KERNEL_WORK_GROUP_SIZE)");
+}
+}  // namespace
+
+void validate_launch(const nd_range& r, const launch_limits& lim, std::uint64_t local_arg_bytes,
+                     const char* kernel) {
+  check_global(r, lim, kernel);
+  if (r.local().dims() != 0) check_local(r, lim, kernel);
   const std::uint64_t need = local_arg_bytes + lim.kernel_local_memory;
   if (need < local_arg_bytes || (lim.device_local_memory != 0 && need > lim.device_local_memory))
     refuse(false, kernel,
