@@ -27,6 +27,7 @@
 
 #include "anycl/blas.hpp"
 #include "anycl/fft.hpp"
+#include "fft/counters.hpp"
 #include "process/child_process.hpp"
 #include "support/device_fixture.hpp"
 #include "support/files.hpp"
