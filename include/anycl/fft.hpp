@@ -166,14 +166,6 @@ fft_operand fft_operand_of(const buffer_view<T>& v, const char* role) {
 
 class fft_plan_state;
 
-/// How many times AnyCL called into clFFT, clfftSetup and clfftTeardown in this process, and the
-/// guards alive now: lets tests prove that refused input reached no clFFT call and that setup and
-/// teardown pair up. Not API.
-struct fft_counters {
-  std::size_t calls = 0, setups = 0, teardowns = 0, guards = 0;
-};
-ANYCL_EXPORT fft_counters fft_library_counters();
-
 }  // namespace detail
 
 namespace fft {
@@ -211,7 +203,7 @@ class ANYCL_EXPORT plan {
   std::size_t handle() const;
 
   /// Transforms `in` into `out` (out-of-place plans) on `queue` (clfftEnqueueTransform) after
-  /// `wait`, and returns the transform's event. Element types: std::complex<T> on complex sides,
+  /// `waits`, and returns the transform's event. Element types: std::complex<T> on complex sides,
   /// T on real sides, T the plan's precision. Throws std::invalid_argument, before any clFFT
   /// call, for an empty plan, a queue of another context or device than the plan's, the wrong
   /// real/complex type or precision, overlapping in and out, a view offset that is not a multiple
@@ -220,61 +212,39 @@ class ANYCL_EXPORT plan {
   /// input of a complex_to_real transform may be overwritten.
   template <class In, class Out>
   event execute(const command_queue& queue, const buffer_view<In>& in, const buffer_view<Out>& out,
-                const std::vector<event>& wait = {}) const {
+                const wait_list& waits = {}) const {
     return run(queue, detail::fft_operand_of(in, "input"), detail::fft_operand_of(out, "output"),
-               true, wait);
+               true, waits);
   }
   /// Transforms `data` in place (in-place plans). For real transforms `data` may be viewed as
   /// real or complex; it must hold both sides (real rows padded to 2 * (n/2 + 1)).
   template <class T>
   event execute(const command_queue& queue, const buffer_view<T>& data,
-                const std::vector<event>& wait = {}) const {
+                const wait_list& waits = {}) const {
     const detail::fft_operand d = detail::fft_operand_of(data, "data");
-    return run(queue, d, d, false, wait);
+    return run(queue, d, d, false, waits);
   }
   /// The same on contiguous arrays (std::invalid_argument for a strided view: copy() it), on the
-  /// output array's queue, after `wait` and the arrays' last commands; the event is recorded on
+  /// output array's queue, after `waits` and the arrays' last commands; the event is recorded on
   /// both arrays. Both must be in the plan's context.
   template <class In, class Out>
-  event execute(const array<In>& in, const array<Out>& out,
-                const std::vector<event>& wait = {}) const {
-    check_array(in, "input");
-    check_array(out, "output");
-    if (in.context() != out.context())
-      throw std::invalid_argument(
-          "anycl::fft::plan::execute: the input and output arrays are in different contexts");
-    std::vector<event> deps = detail::dependencies({&in.core(), &out.core()});
-    deps.insert(deps.end(), wait.begin(), wait.end());
-    event e = execute(out.queue(), in.view(), out.view(), deps);
-    in.record(e);
-    out.record(e);
-    return e;
+  event execute(const array<In>& in, const array<Out>& out, const wait_list& waits = {}) const {
+    detail::fft_element_of<In>();  // the element checks of the view forms, at compile time
+    detail::fft_element_of<Out>();
+    return run_arrays(in.core(), out.core(), true, waits);
   }
   /// In place on one contiguous array, on its queue.
   template <class T>
-  event execute(const array<T>& data, const std::vector<event>& wait = {}) const {
-    check_array(data, "data");
-    std::vector<event> deps = detail::dependencies({&data.core()});
-    deps.insert(deps.end(), wait.begin(), wait.end());
-    event e = execute(data.queue(), data.view(), deps);
-    data.record(e);
-    return e;
+  event execute(const array<T>& data, const wait_list& waits = {}) const {
+    detail::fft_element_of<T>();
+    return run_arrays(data.core(), data.core(), false, waits);
   }
 
  private:
-  template <class T>
-  static void check_array(const array<T>& a, const char* role) {
-    if (!a.core().valid())
-      throw std::invalid_argument(std::string("anycl::fft::plan::execute: the ") + role +
-                                  " array is empty (default-constructed)");
-    if (!a.contiguous())
-      throw std::invalid_argument(std::string("anycl::fft::plan::execute: the ") + role +
-                                  " array is a strided view; copy() it, or describe the strides "
-                                  "in the plan_desc and pass a buffer_view");
-  }
   event run(const command_queue& queue, const detail::fft_operand& in,
-            const detail::fft_operand& out, bool out_of_place,
-            const std::vector<event>& wait) const;
+            const detail::fft_operand& out, bool out_of_place, const wait_list& waits) const;
+  event run_arrays(const detail::array_core& in, const detail::array_core& out, bool out_of_place,
+                   const wait_list& waits) const;
   std::unique_ptr<detail::fft_plan_state> state_;
 };
 

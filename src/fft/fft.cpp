@@ -20,6 +20,7 @@
 #include "core/check.hpp"
 #include "core/process.hpp"
 #include "core/size_math.hpp"
+#include "fft/counters.hpp"
 #include "kernels/compiler_summary.hpp"
 
 namespace anycl {
@@ -318,6 +319,19 @@ scalar_type complex_of(fft::precision p) {
 
 bool is_real(scalar_type e) { return !is_complex(e); }
 
+// The direction clFFT runs the plan's transform in.
+clfftDirection direction_of(const fft::plan_desc& d) {
+  if (d.kind == fft::transform::real_to_complex) return CLFFT_FORWARD;
+  if (d.kind == fft::transform::complex_to_real) return CLFFT_BACKWARD;
+  return d.dir == fft::direction::forward ? CLFFT_FORWARD : CLFFT_BACKWARD;
+}
+
+// clFFT lists axes fastest first.
+std::vector<std::size_t> reversed(std::vector<std::size_t> v) {
+  std::reverse(v.begin(), v.end());
+  return v;
+}
+
 }  // namespace
 
 // The checked plan, its clFFT handle and what execute needs.
@@ -329,7 +343,7 @@ class fft_plan_state {
   fft_plan_state& operator=(const fft_plan_state&) = delete;
 
   event run(const command_queue& queue, const fft_operand& in, const fft_operand& out,
-            bool out_of_place, const std::vector<event>& wait);
+            bool out_of_place, const wait_list& waits);
 
   fft::plan_desc desc;
   side in, out;
@@ -338,8 +352,19 @@ class fft_plan_state {
 
  private:
   void check_desc();
+  void check_in_place() const;
+  void check_in_place_real() const;
+  void create_plan(const command_queue& queue);
+  void configure(clfftDim dim, const std::string& what);
+  void bake(const command_queue& queue, const std::string& what);
+  void check_queue(const command_queue& queue, bool out_of_place) const;
   void check_operand(const fft_operand& o, const side& s, const char* expected_role) const;
+  void check_extent(const fft_operand& o, const side& s, const char* side_name) const;
+  void check_out_of_place(const fft_operand& in_op, const fft_operand& out_op) const;
+  void check_data(const fft_operand& data) const;
   buffer sub(const fft_operand& o) const;
+  event enqueue(const command_queue& queue, const buffer& in_buf, const buffer* out_buf,
+                const wait_list& waits);
 
   context ctx_;
   cl_device_id device_ = nullptr;
@@ -351,8 +376,10 @@ class fft_plan_state {
   cl_command_queue last_queue_ = nullptr;  // where it ran (compared only, never used)
 };
 
-void fft_plan_state::check_desc() {
-  const fft::plan_desc& d = desc;
+namespace {
+
+// Lengths, batch and scale.
+void check_counts(const fft::plan_desc& d) {
   if (d.lengths.empty() || d.lengths.size() > 3)
     bad_desc(d, cat("needs 1 to 3 lengths, got ", d.lengths.size()));
   for (std::size_t i = 0; i < d.lengths.size(); ++i) {
@@ -369,31 +396,41 @@ void fft_plan_state::check_desc() {
   if (d.batch == 0) bad_desc(d, "batch is 0");
   if (!std::isfinite(d.scale) || std::fabs(d.scale) > std::numeric_limits<float>::max())
     bad_desc(d, cat("scale ", d.scale, " is not a finite float (0: the default)"));
+}
 
-  const bool c2c = d.kind == fft::transform::complex_to_complex;
+}  // namespace
+
+void fft_plan_state::check_desc() {
+  const fft::plan_desc& d = desc;
+  check_counts(d);
   const bool r2c = d.kind == fft::transform::real_to_complex;
+  const bool c2r = d.kind == fft::transform::complex_to_real;
   std::vector<std::size_t> half = d.lengths;
   half.back() = half.back() / 2 + 1;
-  in.lengths = d.kind == fft::transform::complex_to_real ? half : d.lengths;
+  in.lengths = c2r ? half : d.lengths;
   out.lengths = r2c ? half : d.lengths;
   in.type = r2c ? real_of(d.prec) : complex_of(d.prec);
-  out.type = d.kind == fft::transform::complex_to_real ? real_of(d.prec) : complex_of(d.prec);
+  out.type = c2r ? real_of(d.prec) : complex_of(d.prec);
   in.padded = d.in_place && is_real(in.type);
   out.padded = d.in_place && is_real(out.type);
   complete_side(d, in, d.in_strides, d.in_distance, "input");
   complete_side(d, out, d.out_strides, d.out_distance, "output");
+  if (d.in_place) check_in_place();
+}
 
-  if (!d.in_place) return;
-  if (c2c) {
-    if (in.strides != out.strides || in.distance != out.distance)
-      bad_desc(d, cat("an in-place transform needs equal input and output layouts; input strides ",
-                      list(in.strides), " distance ", in.distance, ", output strides ",
-                      list(out.strides), " distance ", out.distance));
-    return;
-  }
-  // In-place real: complex element k sits on reals 2k and 2k + 1, so the real side's strides and
-  // distance are twice the complex side's, the last axis is dense on both, and each complex row
-  // of n/2 + 1 elements fits: the real rows are padded to 2 * (n/2 + 1) reals.
+void fft_plan_state::check_in_place() const {
+  if (desc.kind != fft::transform::complex_to_complex) return check_in_place_real();
+  if (in.strides != out.strides || in.distance != out.distance)
+    bad_desc(desc, cat("an in-place transform needs equal input and output layouts; input strides ",
+                       list(in.strides), " distance ", in.distance, ", output strides ",
+                       list(out.strides), " distance ", out.distance));
+}
+
+// In-place real: complex element k sits on reals 2k and 2k + 1, so the real side's strides and
+// distance are twice the complex side's, the last axis is dense on both, and each complex row
+// of n/2 + 1 elements fits: the real rows are padded to 2 * (n/2 + 1) reals.
+void fft_plan_state::check_in_place_real() const {
+  const fft::plan_desc& d = desc;
   const side& re = is_real(in.type) ? in : out;
   const side& co = is_real(in.type) ? out : in;
   const std::size_t dims = d.lengths.size();
@@ -433,71 +470,74 @@ fft_plan_state::fft_plan_state(const command_queue& queue, const fft::plan_desc&
   device_name_ = dev.name();
   align_ = dev.info<cl_uint>(CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
   guard_.emplace();
+  create_plan(queue);
+}
 
+void fft_plan_state::create_plan(const command_queue& queue) {
   const std::string what = describe(desc);
   const std::size_t dims = desc.lengths.size();
   const clfftDim dim = dims == 1 ? CLFFT_1D : dims == 2 ? CLFFT_2D : CLFFT_3D;
-  // clFFT lists axes fastest first.
-  auto reversed = [](std::vector<std::size_t> v) {
-    std::reverse(v.begin(), v.end());
-    return v;
-  };
   std::vector<std::size_t> lengths = reversed(desc.lengths);
-  std::vector<std::size_t> in_strides = reversed(in.strides);
-  std::vector<std::size_t> out_strides = reversed(out.strides);
   clfft_check(
       clfft_call([&] { return clfftCreateDefaultPlan(&handle, ctx_.get(), dim, lengths.data()); }),
       "clfftCreateDefaultPlan", what);
   try {
-    const clfftLayout complex_layout = desc.kind == fft::transform::complex_to_complex
-                                           ? CLFFT_COMPLEX_INTERLEAVED
-                                           : CLFFT_HERMITIAN_INTERLEAVED;
-    const clfftLayout in_layout = is_real(in.type) ? CLFFT_REAL : complex_layout;
-    const clfftLayout out_layout = is_real(out.type) ? CLFFT_REAL : complex_layout;
-    clfft_check(clfft_call([&] {
-                  return clfftSetPlanPrecision(
-                      handle, desc.prec == fft::precision::f32 ? CLFFT_SINGLE : CLFFT_DOUBLE);
-                }),
-                "clfftSetPlanPrecision", what);
-    clfft_check(clfft_call([&] { return clfftSetLayout(handle, in_layout, out_layout); }),
-                "clfftSetLayout", what);
-    clfft_check(clfft_call([&] {
-                  return clfftSetResultLocation(handle,
-                                                desc.in_place ? CLFFT_INPLACE : CLFFT_OUTOFPLACE);
-                }),
-                "clfftSetResultLocation", what);
-    clfft_check(clfft_call([&] { return clfftSetPlanBatchSize(handle, desc.batch); }),
-                "clfftSetPlanBatchSize", what);
-    clfft_check(clfft_call([&] { return clfftSetPlanInStride(handle, dim, in_strides.data()); }),
-                "clfftSetPlanInStride", what);
-    clfft_check(clfft_call([&] { return clfftSetPlanOutStride(handle, dim, out_strides.data()); }),
-                "clfftSetPlanOutStride", what);
-    clfft_check(clfft_call([&] { return clfftSetPlanDistance(handle, in.distance, out.distance); }),
-                "clfftSetPlanDistance", what);
-    if (desc.scale != 0) {
-      const clfftDirection dir = desc.kind == fft::transform::real_to_complex ||
-                                         (desc.kind == fft::transform::complex_to_complex &&
-                                          desc.dir == fft::direction::forward)
-                                     ? CLFFT_FORWARD
-                                     : CLFFT_BACKWARD;
-      clfft_check(clfft_call([&] {
-                    return clfftSetPlanScale(handle, dir, static_cast<cl_float>(desc.scale));
-                  }),
-                  "clfftSetPlanScale", what);
-    }
-    cl_command_queue q = queue.get();
-    {
-      const detail::compiler_summary_filter quiet;  // clFFT's generated kernels build with warnings
-      clfft_check(clfft_call([&] { return clfftBakePlan(handle, 1, &q, nullptr, nullptr); }),
-                  "clfftBakePlan", what + " on '" + device_name_ + "'");
-    }
-    clfft_check(clfft_call([&] { return clfftGetTmpBufSize(handle, &temp_bytes); }),
-                "clfftGetTmpBufSize", what);
-    if (temp_bytes != 0) temp_ = buffer(ctx_, temp_bytes);
+    configure(dim, what);
+    bake(queue, what);
   } catch (...) {
     clfft_call([&] { return clfftDestroyPlan(&handle); });
     throw;
   }
+}
+
+// Precision, layouts, placement, batch, strides, distances and scale of the created plan.
+void fft_plan_state::configure(clfftDim dim, const std::string& what) {
+  const clfftLayout complex_layout = desc.kind == fft::transform::complex_to_complex
+                                         ? CLFFT_COMPLEX_INTERLEAVED
+                                         : CLFFT_HERMITIAN_INTERLEAVED;
+  const clfftLayout in_layout = is_real(in.type) ? CLFFT_REAL : complex_layout;
+  const clfftLayout out_layout = is_real(out.type) ? CLFFT_REAL : complex_layout;
+  std::vector<std::size_t> in_strides = reversed(in.strides);
+  std::vector<std::size_t> out_strides = reversed(out.strides);
+  clfft_check(clfft_call([&] {
+                return clfftSetPlanPrecision(
+                    handle, desc.prec == fft::precision::f32 ? CLFFT_SINGLE : CLFFT_DOUBLE);
+              }),
+              "clfftSetPlanPrecision", what);
+  clfft_check(clfft_call([&] { return clfftSetLayout(handle, in_layout, out_layout); }),
+              "clfftSetLayout", what);
+  clfft_check(clfft_call([&] {
+                return clfftSetResultLocation(handle,
+                                              desc.in_place ? CLFFT_INPLACE : CLFFT_OUTOFPLACE);
+              }),
+              "clfftSetResultLocation", what);
+  clfft_check(clfft_call([&] { return clfftSetPlanBatchSize(handle, desc.batch); }),
+              "clfftSetPlanBatchSize", what);
+  clfft_check(clfft_call([&] { return clfftSetPlanInStride(handle, dim, in_strides.data()); }),
+              "clfftSetPlanInStride", what);
+  clfft_check(clfft_call([&] { return clfftSetPlanOutStride(handle, dim, out_strides.data()); }),
+              "clfftSetPlanOutStride", what);
+  clfft_check(clfft_call([&] { return clfftSetPlanDistance(handle, in.distance, out.distance); }),
+              "clfftSetPlanDistance", what);
+  if (desc.scale != 0)
+    clfft_check(clfft_call([&] {
+                  return clfftSetPlanScale(handle, direction_of(desc),
+                                           static_cast<cl_float>(desc.scale));
+                }),
+                "clfftSetPlanScale", what);
+}
+
+// Compiles the plan's kernels for the queue's device and allocates its temporary buffer.
+void fft_plan_state::bake(const command_queue& queue, const std::string& what) {
+  cl_command_queue q = queue.get();
+  {
+    const detail::compiler_summary_filter quiet;  // clFFT's generated kernels build with warnings
+    clfft_check(clfft_call([&] { return clfftBakePlan(handle, 1, &q, nullptr, nullptr); }),
+                "clfftBakePlan", what + " on '" + device_name_ + "'");
+  }
+  clfft_check(clfft_call([&] { return clfftGetTmpBufSize(handle, &temp_bytes); }),
+              "clfftGetTmpBufSize", what);
+  if (temp_bytes != 0) temp_ = buffer(ctx_, temp_bytes);
 }
 
 fft_plan_state::~fft_plan_state() {
@@ -516,31 +556,8 @@ fft_plan_state::~fft_plan_state() {
   if (status != CLFFT_SUCCESS) report_cleanup_error("clfftPlanHandle", "clfftDestroyPlan", status);
 }
 
-void fft_plan_state::check_operand(const fft_operand& o, const side& s,
-                                   const char* expected_role) const {
-  const std::string where = cat("anycl::fft::plan::execute: ");
-  if (o.buf == nullptr || !o.buf->get())
-    throw std::invalid_argument(where + "the " + o.role + " view has no buffer (" + describe(desc) +
-                                ")");
-  if (o.type != s.type)
-    throw std::invalid_argument(cat(where, "the ", expected_role, " of a ", describe(desc),
-                                    " holds ", element_name(s.type), ", got a view of ",
-                                    element_name(o.type)));
-}
-
-buffer fft_plan_state::sub(const fft_operand& o) const {
-  if (o.offset == 0) return *o.buf;
-  if (align_ != 0 && o.offset % align_ != 0)
-    throw std::invalid_argument(cat(
-        "anycl::fft::plan::execute: the ", o.role, " view starts at byte ", o.offset,
-        ", not a multiple of ", align_, " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN of '", device_name_,
-        "'); clFFT takes whole buffers, so AnyCL passes a sub-buffer; align the view or copy it"));
-  return o.buf->sub_buffer(o.offset, o.bytes);
-}
-
-event fft_plan_state::run(const command_queue& queue, const fft_operand& in_op,
-                          const fft_operand& out_op, bool out_of_place,
-                          const std::vector<event>& wait) {
+// The queue is in the plan's context, on its device, and the call form matches the plan.
+void fft_plan_state::check_queue(const command_queue& queue, bool out_of_place) const {
   const std::string where = "anycl::fft::plan::execute: ";
   if (!queue) throw std::invalid_argument(where + "the queue is empty");
   if (queue.context() != ctx_)
@@ -556,70 +573,103 @@ event fft_plan_state::run(const command_queue& queue, const fft_operand& in_op,
                                      : "an out-of-place plan takes an input and an output buffer: "
                                        "execute(queue, in, out)") +
                                 " (" + describe(desc) + ")");
+}
 
+void fft_plan_state::check_operand(const fft_operand& o, const side& s,
+                                   const char* expected_role) const {
+  const std::string where = cat("anycl::fft::plan::execute: ");
+  if (o.buf == nullptr || !o.buf->get())
+    throw std::invalid_argument(where + "the " + o.role + " view has no buffer (" + describe(desc) +
+                                ")");
+  if (o.type != s.type)
+    throw std::invalid_argument(cat(where, "the ", expected_role, " of a ", describe(desc),
+                                    " holds ", element_name(s.type), ", got a view of ",
+                                    element_name(o.type)));
+}
+
+// The view holds the side's extent: clFFT checks no buffer size.
+void fft_plan_state::check_extent(const fft_operand& o, const side& s,
+                                  const char* side_name) const {
+  const std::size_t elem = size_of(s.type);
+  const std::size_t need_bytes = s.elements * elem;  // checked not to overflow in the desc
+  if (o.bytes < need_bytes)
+    throw std::out_of_range(cat(
+        "anycl::fft::plan::execute: the ", o.role, " view holds ", o.bytes / elem, " ",
+        element_name(s.type), " (", o.bytes, " bytes); the ", side_name, " of a ", describe(desc),
+        " needs ", s.elements, " (lengths ", list(s.lengths), ", strides ", list(s.strides),
+        ", distance ", s.distance, s.padded ? ", rows padded to 2 * (n/2 + 1) reals" : "", ")"));
+}
+
+void fft_plan_state::check_out_of_place(const fft_operand& in_op, const fft_operand& out_op) const {
+  check_operand(in_op, in, "input");
+  check_operand(out_op, out, "output");
+  check_extent(in_op, in, "input");
+  check_extent(out_op, out, "output");
+  if (in_op.buf->get() != out_op.buf->get()) return;
+  const std::size_t in_end = in_op.offset + in.elements * size_of(in.type);
+  const std::size_t out_end = out_op.offset + out.elements * size_of(out.type);
+  if (in_op.offset < out_end && out_op.offset < in_end)
+    throw std::invalid_argument(
+        "anycl::fft::plan::execute: the input and output of an out-of-place plan overlap in one "
+        "buffer; use an in-place plan (" +
+        describe(desc) + ")");
+}
+
+// Either side's element type may view the shared memory of an in-place transform.
+void fft_plan_state::check_data(const fft_operand& data) const {
+  if (data.type != in.type && data.type != out.type)
+    throw std::invalid_argument(cat("anycl::fft::plan::execute: the data of a ", describe(desc),
+                                    " holds ", element_name(in.type), " or ",
+                                    element_name(out.type), ", got a view of ",
+                                    element_name(data.type)));
+  check_operand(data, data.type == in.type ? in : out, "data");
+  check_extent(data, in, "input side");
+  check_extent(data, out, "output side");
+}
+
+buffer fft_plan_state::sub(const fft_operand& o) const {
+  if (o.offset == 0) return *o.buf;
+  if (align_ != 0 && o.offset % align_ != 0)
+    throw std::invalid_argument(cat(
+        "anycl::fft::plan::execute: the ", o.role, " view starts at byte ", o.offset,
+        ", not a multiple of ", align_, " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN of '", device_name_,
+        "'); clFFT takes whole buffers, so AnyCL passes a sub-buffer; align the view or copy it"));
+  return o.buf->sub_buffer(o.offset, o.bytes);
+}
+
+event fft_plan_state::run(const command_queue& queue, const fft_operand& in_op,
+                          const fft_operand& out_op, bool out_of_place, const wait_list& waits) {
+  check_queue(queue, out_of_place);
   // Every extent, before clFFT sees a buffer.
-  auto need = [&](const fft_operand& o, const side& s, const char* side_name) {
-    const std::size_t elem = size_of(s.type);
-    const std::size_t need_bytes = s.elements * elem;  // checked not to overflow in the desc
-    if (o.bytes < need_bytes)
-      throw std::out_of_range(cat(
-          where, "the ", o.role, " view holds ", o.bytes / elem, " ", element_name(s.type), " (",
-          o.bytes, " bytes); the ", side_name, " of a ", describe(desc), " needs ", s.elements,
-          " (lengths ", list(s.lengths), ", strides ", list(s.strides), ", distance ", s.distance,
-          s.padded ? ", rows padded to 2 * (n/2 + 1) reals" : "", ")"));
-  };
-  if (out_of_place) {
-    check_operand(in_op, in, "input");
-    check_operand(out_op, out, "output");
-    need(in_op, in, "input");
-    need(out_op, out, "output");
-    if (in_op.buf->get() == out_op.buf->get()) {
-      const std::size_t in_end = in_op.offset + in.elements * size_of(in.type);
-      const std::size_t out_end = out_op.offset + out.elements * size_of(out.type);
-      if (in_op.offset < out_end && out_op.offset < in_end)
-        throw std::invalid_argument(where +
-                                    "the input and output of an out-of-place plan "
-                                    "overlap in one buffer; use an in-place plan (" +
-                                    describe(desc) + ")");
-    }
-  } else {
-    // Either side's element type may view the shared memory.
-    if (in_op.type != in.type && in_op.type != out.type)
-      throw std::invalid_argument(cat(where, "the data of a ", describe(desc), " holds ",
-                                      element_name(in.type), " or ", element_name(out.type),
-                                      ", got a view of ", element_name(in_op.type)));
-    check_operand(in_op, in_op.type == in.type ? in : out, "data");
-    need(in_op, in, "input side");
-    need(in_op, out, "output side");
-  }
+  if (out_of_place)
+    check_out_of_place(in_op, out_op);
+  else
+    check_data(in_op);
+  const buffer in_buf = sub(in_op);
+  const buffer out_buf = out_of_place ? sub(out_op) : buffer();
+  return enqueue(queue, in_buf, out_of_place ? &out_buf : nullptr, waits);
+}
 
-  buffer in_buf = sub(in_op);
-  buffer out_buf = out_of_place ? sub(out_op) : buffer();
-  const clfftDirection dir =
-      desc.kind == fft::transform::real_to_complex ? CLFFT_FORWARD
-      : desc.kind == fft::transform::complex_to_real
-          ? CLFFT_BACKWARD
-          : (desc.dir == fft::direction::forward ? CLFFT_FORWARD : CLFFT_BACKWARD);
-
-  library_state& s = lib();
-  std::lock_guard<std::mutex> lock(s.enqueue);
-  std::vector<cl_event> waits;
-  waits.reserve(wait.size() + 1);
-  for (const event& e : wait)
-    if (e.get() != nullptr) waits.push_back(e.get());
+// clfftEnqueueTransform after `waits` (and the previous transform where needed), under the
+// process-wide enqueue lock.
+event fft_plan_state::enqueue(const command_queue& queue, const buffer& in_buf,
+                              const buffer* out_buf, const wait_list& waits) {
+  std::lock_guard<std::mutex> lock(lib().enqueue);
+  std::vector<cl_event> events(waits.data(), waits.data() + waits.size());
   // The previous transform of this plan used the same intermediate and temporary buffers: wait
   // for it unless the queue orders them anyway, or it failed (its buffers are free then, and
   // waiting would fail every later transform too).
   const bool same_in_order_queue = queue.get() == last_queue_ && !queue.properties().out_of_order;
-  if (last_ && !same_in_order_queue && last_.raw_status() >= 0) waits.push_back(last_.get());
+  if (last_ && !same_in_order_queue && last_.raw_status() >= 0) events.push_back(last_.get());
   cl_command_queue q = queue.get();
   cl_mem in_mem = in_buf.get();
-  cl_mem out_mem = out_of_place ? out_buf.get() : nullptr;
+  cl_mem out_mem = out_buf ? out_buf->get() : nullptr;
   cl_event raw = nullptr;
   clfft_check(clfft_call([&] {
-                return clfftEnqueueTransform(handle, dir, 1, &q, static_cast<cl_uint>(waits.size()),
-                                             waits.empty() ? nullptr : waits.data(), &raw, &in_mem,
-                                             out_of_place ? &out_mem : nullptr, temp_.get());
+                return clfftEnqueueTransform(handle, direction_of(desc), 1, &q,
+                                             static_cast<cl_uint>(events.size()),
+                                             events.empty() ? nullptr : events.data(), &raw,
+                                             &in_mem, out_buf ? &out_mem : nullptr, temp_.get());
               }),
               "clfftEnqueueTransform", describe(desc));
   last_ = event::adopt(raw);
@@ -654,10 +704,48 @@ std::size_t plan::output_elements() const { return state_of(state_).out.elements
 std::size_t plan::handle() const { return static_cast<std::size_t>(state_of(state_).handle); }
 
 event plan::run(const command_queue& queue, const detail::fft_operand& in,
-                const detail::fft_operand& out, bool out_of_place,
-                const std::vector<event>& wait) const {
+                const detail::fft_operand& out, bool out_of_place, const wait_list& waits) const {
   state_of(state_);
-  return state_->run(queue, in, out, out_of_place, wait);
+  return state_->run(queue, in, out, out_of_place, waits);
+}
+
+namespace {
+
+void check_array(const detail::array_core& a, const char* role) {
+  if (!a.valid())
+    throw std::invalid_argument(std::string("anycl::fft::plan::execute: the ") + role +
+                                " array is empty (default-constructed)");
+  if (!a.layout().contiguous())
+    throw std::invalid_argument(std::string("anycl::fft::plan::execute: the ") + role +
+                                " array is a strided view; copy() it, or describe the strides "
+                                "in the plan_desc and pass a buffer_view");
+}
+
+// A contiguous array's elements, as the view of its `role`.
+detail::fft_operand operand_of(const detail::array_core& a, const char* role) {
+  const std::size_t es = size_of(a.type());
+  return {&a.buffer(), a.layout().offset * es, a.layout().extents.size() * es, a.type(), role};
+}
+
+}  // namespace
+
+event plan::run_arrays(const detail::array_core& in, const detail::array_core& out,
+                       bool out_of_place, const wait_list& waits) const {
+  check_array(in, out_of_place ? "input" : "data");
+  if (out_of_place) {
+    check_array(out, "output");
+    if (in.queue().context() != out.queue().context())
+      throw std::invalid_argument(
+          "anycl::fft::plan::execute: the input and output arrays are in different contexts");
+  }
+  std::vector<event> deps = detail::dependencies({&in, out_of_place ? &out : nullptr});
+  for (cl_uint i = 0; i < waits.size(); ++i) deps.push_back(event::retain(waits.data()[i]));
+  const detail::fft_operand i = operand_of(in, out_of_place ? "input" : "data");
+  const event e =
+      run(out.queue(), i, out_of_place ? operand_of(out, "output") : i, out_of_place, deps);
+  in.record(e);
+  if (out_of_place) out.record(e);
+  return e;
 }
 
 }  // namespace fft

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "anycl/fft.hpp"
+#include "fft/counters.hpp"
 #include "support/device_fixture.hpp"
 
 using anycl::fft::direction;

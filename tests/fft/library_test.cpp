@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "anycl/fft.hpp"
+#include "fft/counters.hpp"
 #include "support/device_fixture.hpp"
 #include "support/fft_reference.hpp"
 #include "support/stderr_capture.hpp"

@@ -28,6 +28,7 @@
 #include "anycl/blas.hpp"
 #include "anycl/fft.hpp"
 #include "cache/key.hpp"
+#include "fft/counters.hpp"
 #include "process/child_process.hpp"
 #include "support/device_fixture.hpp"
 #include "support/files.hpp"
