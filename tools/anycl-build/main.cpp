@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using anycl::tools::arguments;
 using anycl::tools::json_string;
+using anycl::tools::split_short_options;
 using anycl::tools::usage_error;
 
 // What the command line asks for beyond the shared flags.
@@ -31,40 +32,26 @@ struct request {
 // are read here in order, in both the joined (-DNAME) and the separate (-D NAME) form.
 request parse_request(const arguments& args) {
   request r;
-  std::vector<std::string> files;
-  const std::vector<std::string>& pos = args.positional;
-  for (std::size_t i = 0; i < pos.size(); ++i) {
-    const std::string& arg = pos[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      files.push_back(arg);
-      continue;
-    }
-    const char letter = arg[1];
-    if (letter != 'D' && letter != 'I' && letter != 'o')
-      throw usage_error("unknown option '" + arg + "'");
-    std::string value = arg.substr(2);
-    if (value.empty()) {
-      if (i + 1 >= pos.size()) throw usage_error(std::string("-") + letter + " needs a value");
-      value = pos[++i];
-    }
-    try {
-      if (letter == 'D') {
-        const std::size_t eq = value.find('=');
-        if (eq == std::string::npos) {
-          r.options.define(value);
-        } else {
-          r.options.define(value.substr(0, eq), value.substr(eq + 1));
+  const std::vector<std::string> files =
+      split_short_options(args.positional, "DIo", [&r](char letter, const std::string& value) {
+        try {
+          if (letter == 'D') {
+            const std::size_t eq = value.find('=');
+            if (eq == std::string::npos) {
+              r.options.define(value);
+            } else {
+              r.options.define(value.substr(0, eq), value.substr(eq + 1));
+            }
+          } else if (letter == 'I') {
+            r.options.include_dir(value);
+          } else {
+            if (!r.output.empty()) throw usage_error("-o is given twice");
+            r.output = value;
+          }
+        } catch (const std::invalid_argument& e) {  // a bad macro name, whitespace in a value
+          throw usage_error(e.what());
         }
-      } else if (letter == 'I') {
-        r.options.include_dir(value);
-      } else {
-        if (!r.output.empty()) throw usage_error("-o is given twice");
-        r.output = value;
-      }
-    } catch (const std::invalid_argument& e) {  // a bad macro name, whitespace in a value
-      throw usage_error(e.what());
-    }
-  }
+      });
   try {
     if (args.has("options")) r.options.flag(args.value("options"));
   } catch (const std::invalid_argument& e) {
