@@ -197,6 +197,36 @@ void device_check_parts(path_parts& p, const session* s, cl_mem out, std::size_t
   };
 }
 
+/// A path whose result is on the device at `out` (n elements of T), checked as
+/// device_check_parts does.
+template <class T>
+path device_path(const std::string& impl, std::function<void()> work, const session* s, cl_mem out,
+                 std::size_t n, std::vector<T>* back,
+                 std::function<void(const std::string&, std::vector<T>&, bool)> verify,
+                 std::shared_ptr<const void> keep, std::function<void()> before = {}) {
+  path_parts p;
+  p.impl = impl;
+  p.before = std::move(before);
+  p.work = std::move(work);
+  device_check_parts<T>(p, s, out, n, back, std::move(verify));
+  return make_path(std::move(p), std::move(keep));
+}
+
+/// A path whose result is on the host in `*out`: the scribble fills it with `poison`, `verify`
+/// checks it.
+template <class T>
+path host_path(const std::string& impl, std::function<void()> work, std::vector<T>* out, T poison,
+               std::function<void(bool)> verify, std::shared_ptr<const void> keep,
+               std::function<void()> before = {}) {
+  path_parts p;
+  p.impl = impl;
+  p.before = std::move(before);
+  p.work = std::move(work);
+  p.scribble = [out, poison] { std::fill(out->begin(), out->end(), poison); };
+  p.verify = std::move(verify);
+  return make_path(std::move(p), std::move(keep));
+}
+
 std::shared_ptr<raw_kernels> get_raw(shared_state& st, const session& s) {
   return st.raw.get([&] { return std::make_shared<raw_kernels>(s.context.get(), s.device.get()); });
 }
@@ -251,21 +281,22 @@ reference copy_reference(const std::string& bytes) {
 }
 
 /// The "copy" path: the host copies `bytes` bytes of b into out; the check compares them.
-path_parts copy_path(std::shared_ptr<float_data> f, std::size_t bytes) {
+path copy_path(std::shared_ptr<float_data> f, std::size_t bytes) {
   float_data* fp = f.get();
-  path_parts p;
-  p.impl = "copy";
-  p.work = [fp, bytes] {
-    host::copy(fp->out.data(), fp->b.data(), bytes);
-    ::benchmark::DoNotOptimize(fp->out.data());
-    ::benchmark::ClobberMemory();
-  };
-  p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
-  p.verify = [f, bytes](bool) {
-    for (std::size_t i = 0; i < bytes / sizeof(float); ++i)
-      if (f->out[i] != f->b[i]) wrong("copy", "data", i, bytes / sizeof(float), f->out[i], f->b[i]);
-  };
-  return p;
+  return host_path<float>(
+      "copy",
+      [fp, bytes] {
+        host::copy(fp->out.data(), fp->b.data(), bytes);
+        ::benchmark::DoNotOptimize(fp->out.data());
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f,
+      [f, bytes](bool) {
+        for (std::size_t i = 0; i < bytes / sizeof(float); ++i)
+          if (f->out[i] != f->b[i])
+            wrong("copy", "data", i, bytes / sizeof(float), f->out[i], f->b[i]);
+      },
+      f);
 }
 
 // --- triad: d = b + s * c ---
@@ -281,6 +312,53 @@ void verify_triad(const std::string& impl, std::vector<float>& got, const float_
   }
 }
 
+/// The anycl, host and raw paths of the triad. The device paths read D's buffer when they run:
+/// the anycl path assigns D.
+std::vector<path> triad_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  std::shared_ptr<raw_kernels> raw = get_raw(st, s);
+  float_data* fp = f.get();
+  const session* sp = &s;
+  auto device_scribble = [fp, sp] { raw_scribble(*sp, fp->D.buffer().get(), fp->n() * 4); };
+  auto device_verify = [f, sp](const std::string& impl) {
+    return [f, sp, impl](bool corrupt) {
+      raw_read(*sp, f->D.buffer().get(), f->back.data(), f->n());
+      verify_triad(impl, f->back, *f, corrupt);
+    };
+  };
+  std::vector<path> paths;
+  {
+    path_parts p;
+    p.impl = "anycl";
+    p.work = [fp] {
+      fp->D = fp->B + triad_scalar * fp->C;
+      fp->D.wait();
+    };
+    p.scribble = device_scribble;
+    p.verify = device_verify("anycl");
+    paths.push_back(make_path(std::move(p), f));
+  }
+  paths.push_back(host_path<float>(
+      "host",
+      [fp] {
+        host::triad(fp->out.data(), fp->b.data(), fp->c.data(), triad_scalar, fp->n());
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f, [f](bool) { verify_triad("host", f->out, *f, false); }, f));
+  {
+    path_parts p;
+    p.impl = "raw";
+    p.work = [fp, raw, sp] {
+      raw->triad(sp->queue.get(), fp->D.buffer().get(), fp->B.buffer().get(), fp->C.buffer().get(),
+                 triad_scalar, fp->n());
+    };
+    p.scribble = device_scribble;
+    p.verify = device_verify("raw");
+    paths.push_back(make_path(std::move(p), f));
+  }
+  return paths;
+}
+
 void add_triad(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
   const std::size_t n = set.array_elements;
   benchmark b = make_benchmark("array_triad", "array", unit_kind::gigabytes_per_second,
@@ -293,60 +371,63 @@ void add_triad(std::vector<benchmark>& out, const settings& set, std::shared_ptr
       "relative: the device may use an fma)";
   b.references = {host_reference("#pragma omp parallel for simd"),
                   raw_reference("16 floats a step in two vload8/vstore8 halves")};
-  b.prepare = [st, n](const session& s) {
-    std::shared_ptr<float_data> f = get_floats(*st, s, n);
-    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
-    float_data* fp = f.get();
-    const session* sp = &s;
-    auto device_scribble = [fp, sp] { raw_scribble(*sp, fp->D.buffer().get(), fp->n() * 4); };
-    auto device_verify = [f, sp](const std::string& impl) {
-      return [f, sp, impl](bool corrupt) {
-        raw_read(*sp, f->D.buffer().get(), f->back.data(), f->n());
-        verify_triad(impl, f->back, *f, corrupt);
-      };
-    };
-    std::vector<path> paths;
-    {
-      path_parts p;
-      p.impl = "anycl";
-      p.work = [fp] {
-        fp->D = fp->B + triad_scalar * fp->C;
-        fp->D.wait();
-      };
-      p.scribble = device_scribble;
-      p.verify = device_verify("anycl");
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "host";
-      p.work = [fp] {
-        host::triad(fp->out.data(), fp->b.data(), fp->c.data(), triad_scalar, fp->n());
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
-      p.verify = [f](bool) { verify_triad("host", f->out, *f, false); };
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "raw";
-      p.work = [fp, raw, sp] {
-        raw->triad(sp->queue.get(), fp->D.buffer().get(), fp->B.buffer().get(),
-                   fp->C.buffer().get(), triad_scalar, fp->n());
-      };
-      p.scribble = device_scribble;
-      p.verify = device_verify("raw");
-      paths.push_back(make_path(std::move(p), f));
-    }
-    return paths;
-  };
+  b.prepare = [st, n](const session& s) { return triad_paths(*st, s, n); };
   out.push_back(std::move(b));
 }
 
 // --- sum and dot: one float, reduced on the device ---
 
 enum class reduction { sum, dot };
+
+/// The exact result in double of a sum (of b) or dot product (of b and c), and the sum of the
+/// magnitudes of its terms.
+std::pair<double, double> reduction_expected(const float_data& f, bool is_dot) {
+  double exact = 0, magnitude = 0;
+  for (std::size_t i = 0; i < f.n(); ++i) {
+    const double term = is_dot ? static_cast<double>(f.b[i]) * f.c[i] : f.b[i];
+    exact += term;
+    magnitude += std::fabs(term);
+  }
+  return {exact, magnitude};
+}
+
+/// The anycl, host and raw paths' work; each leaves its result in *rp.
+std::vector<std::pair<const char*, std::function<void()>>> reduction_work(
+    bool is_dot, float_data* fp, double* rp, std::shared_ptr<raw_kernels> raw, const session* sp) {
+  if (is_dot)
+    return {{"anycl", [fp, rp] { *rp = anycl::dot(fp->B, fp->C); }},
+            {"host", [fp, rp] { *rp = host::dot(fp->b.data(), fp->c.data(), fp->n()); }},
+            {"raw", [fp, rp, raw, sp] {
+               *rp = raw->dot(sp->queue.get(), fp->B.buffer().get(), fp->C.buffer().get(), fp->n());
+             }}};
+  return {{"anycl", [fp, rp] { *rp = anycl::sum(fp->B); }},
+          {"host", [fp, rp] { *rp = host::sum(fp->b.data(), fp->n()); }},
+          {"raw",
+           [fp, rp, raw, sp] { *rp = raw->sum(sp->queue.get(), fp->B.buffer().get(), fp->n()); }}};
+}
+
+std::vector<path> reduction_paths(shared_state& st, const session& s, std::size_t n, bool is_dot) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  std::shared_ptr<raw_kernels> raw = get_raw(st, s);
+  const auto [exact, magnitude] = reduction_expected(*f, is_dot);
+  // Each path leaves its result here; the scribble makes it NaN.
+  auto result = std::make_shared<double>(0.0);
+  double* rp = result.get();
+  const char* what = is_dot ? "dot product" : "sum";
+  std::vector<path> paths;
+  for (auto& [impl_name, work] : reduction_work(is_dot, f.get(), rp, raw, &s)) {
+    path_parts p;
+    p.impl = impl_name;
+    p.work = std::move(work);
+    p.scribble = [rp] { *rp = std::nan(""); };
+    p.verify = [result, impl = p.impl, exact = exact, magnitude = magnitude, what](bool corrupt) {
+      const double got = corrupt ? *result * 1.01 : *result;
+      compare_scalar(impl, what, got, exact, magnitude, 1e-4);
+    };
+    paths.push_back(make_path(std::move(p), f));
+  }
+  return paths;
+}
 
 void add_reduction(std::vector<benchmark>& out, const settings& set,
                    std::shared_ptr<shared_state> st, reduction kind) {
@@ -366,52 +447,7 @@ void add_reduction(std::vector<benchmark>& out, const settings& set,
       host_reference("#pragma omp parallel for reduction(+), float lanes in blocks of 4096 "
                      "added in double"),
       raw_reference("float8 partial sums per work-item, added on the host")};
-  b.prepare = [st, n, is_dot](const session& s) {
-    std::shared_ptr<float_data> f = get_floats(*st, s, n);
-    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
-    float_data* fp = f.get();
-    const session* sp = &s;
-    double exact = 0, magnitude = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double term = is_dot ? static_cast<double>(f->b[i]) * f->c[i] : f->b[i];
-      exact += term;
-      magnitude += std::fabs(term);
-    }
-    // Each path leaves its result here; the scribble makes it NaN.
-    auto result = std::make_shared<double>(0.0);
-    double* rp = result.get();
-    const char* what = is_dot ? "dot product" : "sum";
-    auto parts = [&](const std::string& impl, std::function<void()> work) {
-      path_parts p;
-      p.impl = impl;
-      p.work = std::move(work);
-      p.scribble = [rp] { *rp = std::nan(""); };
-      p.verify = [result, impl, exact, magnitude, what](bool corrupt) {
-        const double got = corrupt ? *result * 1.01 : *result;
-        compare_scalar(impl, what, got, exact, magnitude, 1e-4);
-      };
-      return make_path(std::move(p), f);
-    };
-    std::vector<path> paths;
-    if (is_dot)
-      paths.push_back(parts("anycl", [fp, rp] { *rp = anycl::dot(fp->B, fp->C); }));
-    else
-      paths.push_back(parts("anycl", [fp, rp] { *rp = anycl::sum(fp->B); }));
-    if (is_dot)
-      paths.push_back(
-          parts("host", [fp, rp] { *rp = host::dot(fp->b.data(), fp->c.data(), fp->n()); }));
-    else
-      paths.push_back(parts("host", [fp, rp] { *rp = host::sum(fp->b.data(), fp->n()); }));
-    if (is_dot)
-      paths.push_back(parts("raw", [fp, rp, raw, sp] {
-        *rp = raw->dot(sp->queue.get(), fp->B.buffer().get(), fp->C.buffer().get(), fp->n());
-      }));
-    else
-      paths.push_back(parts("raw", [fp, rp, raw, sp] {
-        *rp = raw->sum(sp->queue.get(), fp->B.buffer().get(), fp->n());
-      }));
-    return paths;
-  };
+  b.prepare = [st, n, is_dot](const session& s) { return reduction_paths(*st, s, n, is_dot); };
   out.push_back(std::move(b));
 }
 
@@ -432,6 +468,55 @@ void verify_scan(const std::string& impl, std::vector<std::uint32_t>& got,
   }
 }
 
+std::shared_ptr<scan_data> make_scan_data(const session& s, std::size_t n) {
+  require_alloc(s, n * 4, "array_scan");
+  auto f = std::make_shared<scan_data>();
+  f->in = random_uints(n, 3);
+  f->out.assign(n, 0);
+  f->back.assign(n, 0);
+  f->IN = anycl::array<std::uint32_t>::from_host(s.queue, f->in);
+  f->OUT = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
+  f->OUT.wait();
+  return f;
+}
+
+std::vector<path> scan_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<raw_kernels> raw = get_raw(st, s);
+  std::shared_ptr<scan_data> f = make_scan_data(s, n);
+  scan_data* fp = f.get();
+  const session* sp = &s;
+  auto verify = [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
+    verify_scan(impl, got, f->in, corrupt);
+  };
+  const cl_mem device_out = fp->OUT.buffer().get();
+  std::vector<path> paths;
+  paths.push_back(device_path<std::uint32_t>(
+      "anycl", [fp] { anycl::inclusive_scan(fp->IN, fp->OUT).wait(); }, sp, device_out, n,
+      &fp->back, verify, f));
+  paths.push_back(host_path<std::uint32_t>(
+      "host",
+      [fp] {
+        host::inclusive_scan(fp->in.data(), fp->out.data(), fp->in.size());
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, 0xFFFFFFFFu, [f](bool) { verify_scan("host", f->out, f->in, false); }, f));
+  paths.push_back(device_path<std::uint32_t>(
+      "raw",
+      [fp, raw, sp] {
+        raw->inclusive_scan(sp->queue.get(), fp->IN.buffer().get(), fp->OUT.buffer().get(),
+                            fp->in.size());
+      },
+      sp, device_out, n, &fp->back, verify, f));
+  paths.push_back(host_path<std::uint32_t>(
+      "copy",
+      [fp] {
+        host::copy(fp->out.data(), fp->in.data(), fp->in.size() * 4);
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, 0xFFFFFFFFu, [f](bool) { compare_exact("copy", "data", f->out, f->in); }, f));
+  return paths;
+}
+
 void add_scan(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
   const std::size_t n = set.array_elements;
   benchmark b = make_benchmark("array_scan", "array", unit_kind::gigabytes_per_second,
@@ -444,67 +529,73 @@ void add_scan(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
       raw_reference("two kernels: uint8-lane chunk sums, then each chunk scanned"),
       copy_reference("the 4 bytes per element of in to out, its bytes counted read "
                      "plus write as the scan's")};
-  b.prepare = [st, n](const session& s) {
-    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
-    require_alloc(s, n * 4, "array_scan");
-    auto f = std::make_shared<scan_data>();
-    f->in = random_uints(n, 3);
-    f->out.assign(n, 0);
-    f->back.assign(n, 0);
-    f->IN = anycl::array<std::uint32_t>::from_host(s.queue, f->in);
-    f->OUT = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
-    f->OUT.wait();
-    scan_data* fp = f.get();
-    const session* sp = &s;
-    auto verify = [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
-      verify_scan(impl, got, f->in, corrupt);
-    };
-    std::vector<path> paths;
-    {
-      path_parts p;
-      p.impl = "anycl";
-      p.work = [fp] { anycl::inclusive_scan(fp->IN, fp->OUT).wait(); };
-      device_check_parts<std::uint32_t>(p, sp, fp->OUT.buffer().get(), n, &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "host";
-      p.work = [fp] {
-        host::inclusive_scan(fp->in.data(), fp->out.data(), fp->in.size());
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), 0xFFFFFFFFu); };
-      p.verify = [f](bool) { verify_scan("host", f->out, f->in, false); };
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "raw";
-      p.work = [fp, raw, sp] {
-        raw->inclusive_scan(sp->queue.get(), fp->IN.buffer().get(), fp->OUT.buffer().get(),
-                            fp->in.size());
-      };
-      device_check_parts<std::uint32_t>(p, sp, fp->OUT.buffer().get(), n, &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "copy";
-      p.work = [fp] {
-        host::copy(fp->out.data(), fp->in.data(), fp->in.size() * 4);
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), 0xFFFFFFFFu); };
-      p.verify = [f](bool) { compare_exact("copy", "data", f->out, f->in); };
-      paths.push_back(make_path(std::move(p), f));
-    }
-    return paths;
-  };
+  b.prepare = [st, n](const session& s) { return scan_paths(*st, s, n); };
   out.push_back(std::move(b));
 }
 
 // --- uniform random floats ---
+
+/// Throws unless the host's Philox4x32-10 gives Random123's known answers (its kat_vectors for
+/// philox4x32_10).
+void check_philox_known_answers() {
+  struct kat {
+    std::uint32_t ctr[4], key[2], out[4];
+  };
+  const kat kats[] = {{{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
+                      {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+                       {0xffffffffu, 0xffffffffu},
+                       {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
+                      {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
+                       {0xa4093822u, 0x299f31d0u},
+                       {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}}};
+  for (const kat& k : kats) {
+    std::uint32_t got[4];
+    host::philox4x32_10(k.ctr, k.key, got);
+    for (int j = 0; j < 4; ++j)
+      if (got[j] != k.out[j])
+        throw check_failed("host: Philox4x32-10 differs from Random123's known answer");
+  }
+}
+
+std::vector<path> random_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  std::shared_ptr<raw_kernels> raw = get_raw(st, s);
+  check_philox_known_answers();
+  auto expected = std::make_shared<std::vector<float>>(n);
+  host::philox_uniform_serial(expected->data(), n, random_seed);
+  float_data* fp = f.get();
+  const session* sp = &s;
+  auto verify = [expected](const std::string& impl, std::vector<float>& got, bool corrupt) {
+    if (corrupt) got[got.size() / 2] = got[got.size() / 2] < 0.5f ? 0.75f : 0.25f;
+    for (std::size_t i = 0; i < expected->size(); ++i)
+      if (got[i] != (*expected)[i])
+        wrong(impl, "random float", i, expected->size(), got[i], (*expected)[i]);
+  };
+  const cl_mem device_out = fp->D.buffer().get();
+  std::vector<path> paths;
+  // The same stream every time: offset 0 (a generator's offset advances with each fill).
+  paths.push_back(device_path<float>(
+      "anycl",
+      [fp] {
+        anycl::random_generator gen(random_seed);
+        gen.uniform(fp->D);
+        fp->D.wait();
+      },
+      sp, device_out, n, &fp->back, verify, f));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp] {
+        host::philox_uniform(fp->out.data(), fp->n(), random_seed);
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f, [fp, verify](bool) { verify("host", fp->out, false); }, f));
+  paths.push_back(device_path<float>(
+      "raw",
+      [fp, raw, sp] { raw->uniform(sp->queue.get(), fp->D.buffer().get(), fp->n(), random_seed); },
+      sp, device_out, n, &fp->back, verify, f));
+  paths.push_back(copy_path(f, n * sizeof(float)));
+  return paths;
+}
 
 void add_random(std::vector<benchmark>& out, const settings& set,
                 std::shared_ptr<shared_state> st) {
@@ -519,74 +610,7 @@ void add_random(std::vector<benchmark>& out, const settings& set,
   b.references = {host_reference("a parallel Philox4x32-10 fill"),
                   raw_reference("Philox4x32-10 on uint8 lanes, float4 stores"),
                   copy_reference("the same 4 bytes per element (host to host)")};
-  b.prepare = [st, n](const session& s) {
-    std::shared_ptr<float_data> f = get_floats(*st, s, n);
-    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
-    // The known answers (Random123's kat_vectors for philox4x32_10).
-    struct kat {
-      std::uint32_t ctr[4], key[2], out[4];
-    };
-    const kat kats[] = {
-        {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}},
-        {{0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
-         {0xffffffffu, 0xffffffffu},
-         {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}},
-        {{0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
-         {0xa4093822u, 0x299f31d0u},
-         {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}}};
-    for (const kat& k : kats) {
-      std::uint32_t got[4];
-      host::philox4x32_10(k.ctr, k.key, got);
-      for (int j = 0; j < 4; ++j)
-        if (got[j] != k.out[j])
-          throw check_failed("host: Philox4x32-10 differs from Random123's known answer");
-    }
-    auto expected = std::make_shared<std::vector<float>>(n);
-    host::philox_uniform_serial(expected->data(), n, random_seed);
-    float_data* fp = f.get();
-    const session* sp = &s;
-    auto verify = [expected](const std::string& impl, std::vector<float>& got, bool corrupt) {
-      if (corrupt) got[got.size() / 2] = got[got.size() / 2] < 0.5f ? 0.75f : 0.25f;
-      for (std::size_t i = 0; i < expected->size(); ++i)
-        if (got[i] != (*expected)[i])
-          wrong(impl, "random float", i, expected->size(), got[i], (*expected)[i]);
-    };
-    std::vector<path> paths;
-    {
-      path_parts p;
-      p.impl = "anycl";
-      // The same stream every time: offset 0 (a generator's offset advances with each fill).
-      p.work = [fp] {
-        anycl::random_generator gen(random_seed);
-        gen.uniform(fp->D);
-        fp->D.wait();
-      };
-      device_check_parts<float>(p, sp, fp->D.buffer().get(), n, &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "host";
-      p.work = [fp] {
-        host::philox_uniform(fp->out.data(), fp->n(), random_seed);
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->out.begin(), fp->out.end(), -1.0f); };
-      p.verify = [fp, verify](bool) { verify("host", fp->out, false); };
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "raw";
-      p.work = [fp, raw, sp] {
-        raw->uniform(sp->queue.get(), fp->D.buffer().get(), fp->n(), random_seed);
-      };
-      device_check_parts<float>(p, sp, fp->D.buffer().get(), n, &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    paths.push_back(make_path(copy_path(f, n * sizeof(float)), f));
-    return paths;
-  };
+  b.prepare = [st, n](const session& s) { return random_paths(*st, s, n); };
   out.push_back(std::move(b));
 }
 
@@ -621,34 +645,25 @@ void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
     sort_data* fp = f.get();
     const session* sp = &s;
     std::vector<path> paths;
-    {
-      path_parts p;
-      p.impl = "anycl";
-      p.before = [fp] {
-        fp->KEYS.assign(fp->ORIGINAL);
-        fp->KEYS.wait();
-      };
-      p.work = [fp] { anycl::sort(fp->KEYS).wait(); };
-      device_check_parts<std::uint32_t>(
-          p, sp, fp->KEYS.buffer().get(), n, &fp->back,
-          [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
-            if (corrupt) got[got.size() / 2] ^= 1u;
-            compare_exact(impl, "key", got, f->sorted);
-          });
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "host";
-      p.before = [fp] { std::copy(fp->original.begin(), fp->original.end(), fp->work.begin()); };
-      p.work = [fp] {
-        host::sort(fp->work.data(), fp->work.size());
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->work.begin(), fp->work.end(), 0xFFFFFFFFu); };
-      p.verify = [f](bool) { compare_exact("host", "key", f->work, f->sorted); };
-      paths.push_back(make_path(std::move(p), f));
-    }
+    paths.push_back(device_path<std::uint32_t>(
+        "anycl", [fp] { anycl::sort(fp->KEYS).wait(); }, sp, fp->KEYS.buffer().get(), n, &fp->back,
+        [f](const std::string& impl, std::vector<std::uint32_t>& got, bool corrupt) {
+          if (corrupt) got[got.size() / 2] ^= 1u;
+          compare_exact(impl, "key", got, f->sorted);
+        },
+        f,
+        [fp] {
+          fp->KEYS.assign(fp->ORIGINAL);
+          fp->KEYS.wait();
+        }));
+    paths.push_back(host_path<std::uint32_t>(
+        "host",
+        [fp] {
+          host::sort(fp->work.data(), fp->work.size());
+          ::benchmark::ClobberMemory();
+        },
+        &fp->work, 0xFFFFFFFFu, [f](bool) { compare_exact("host", "key", f->work, f->sorted); }, f,
+        [fp] { std::copy(fp->original.begin(), fp->original.end(), fp->work.begin()); }));
     return paths;
   };
   out.push_back(std::move(b));
@@ -716,6 +731,46 @@ std::shared_ptr<spmv_data> make_spmv(const session& s, std::size_t rows) {
   return f;
 }
 
+std::vector<path> spmv_paths(shared_state& st, const session& s, std::size_t rows) {
+  std::shared_ptr<raw_kernels> raw = get_raw(st, s);
+  require_alloc(s, spmv_entries(rows) * 4, "array_spmv");
+  std::shared_ptr<spmv_data> f = make_spmv(s, rows);
+  spmv_data* fp = f.get();
+  const session* sp = &s;
+  auto verify = [f](const std::string& impl, std::vector<float>& got, bool corrupt) {
+    if (corrupt) got[got.size() / 2] += 1.0f;
+    for (std::size_t r = 0; r < f->rows(); ++r)
+      if (!(std::fabs(got[r] - f->expected[r]) <= 1e-5 * f->magnitude[r]))
+        wrong(impl, "row", r, f->rows(), got[r], f->expected[r]);
+  };
+  const cl_mem device_out = fp->Y.buffer().get();
+  std::vector<path> paths;
+  paths.push_back(device_path<float>(
+      "anycl",
+      [fp] {
+        anycl::spmv(fp->A, fp->X, fp->Y);
+        fp->Y.wait();
+      },
+      sp, device_out, fp->rows(), &fp->back, verify, f));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp] {
+        host::spmv(fp->row_ptr.data(), fp->col_idx.data(), fp->values.data(), fp->x.data(),
+                   fp->y.data(), fp->rows());
+        ::benchmark::ClobberMemory();
+      },
+      &fp->y, -1.0f, [fp, verify](bool) { verify("host", fp->y, false); }, f));
+  paths.push_back(device_path<float>(
+      "raw",
+      [fp, raw, sp] {
+        raw->spmv(sp->queue.get(), fp->A.row_ptr().buffer().get(), fp->A.col_idx().buffer().get(),
+                  fp->A.values().buffer().get(), fp->X.buffer().get(), fp->Y.buffer().get(),
+                  fp->rows());
+      },
+      sp, device_out, fp->rows(), &fp->back, verify, f));
+  return paths;
+}
+
 void add_spmv(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
   const std::size_t rows = set.spmv_rows;
   const std::size_t nnz = spmv_entries(rows);
@@ -732,54 +787,7 @@ void add_spmv(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
       "of the magnitudes";
   b.references = {host_reference("#pragma omp parallel for over blocks of rows"),
                   raw_reference("each work-item a contiguous block of rows")};
-  b.prepare = [st, rows](const session& s) {
-    std::shared_ptr<raw_kernels> raw = get_raw(*st, s);
-    require_alloc(s, spmv_entries(rows) * 4, "array_spmv");
-    std::shared_ptr<spmv_data> f = make_spmv(s, rows);
-    spmv_data* fp = f.get();
-    const session* sp = &s;
-    auto verify = [f](const std::string& impl, std::vector<float>& got, bool corrupt) {
-      if (corrupt) got[got.size() / 2] += 1.0f;
-      for (std::size_t r = 0; r < f->rows(); ++r)
-        if (!(std::fabs(got[r] - f->expected[r]) <= 1e-5 * f->magnitude[r]))
-          wrong(impl, "row", r, f->rows(), got[r], f->expected[r]);
-    };
-    std::vector<path> paths;
-    {
-      path_parts p;
-      p.impl = "anycl";
-      p.work = [fp] {
-        anycl::spmv(fp->A, fp->X, fp->Y);
-        fp->Y.wait();
-      };
-      device_check_parts<float>(p, sp, fp->Y.buffer().get(), fp->rows(), &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "host";
-      p.work = [fp] {
-        host::spmv(fp->row_ptr.data(), fp->col_idx.data(), fp->values.data(), fp->x.data(),
-                   fp->y.data(), fp->rows());
-        ::benchmark::ClobberMemory();
-      };
-      p.scribble = [fp] { std::fill(fp->y.begin(), fp->y.end(), -1.0f); };
-      p.verify = [fp, verify](bool) { verify("host", fp->y, false); };
-      paths.push_back(make_path(std::move(p), f));
-    }
-    {
-      path_parts p;
-      p.impl = "raw";
-      p.work = [fp, raw, sp] {
-        raw->spmv(sp->queue.get(), fp->A.row_ptr().buffer().get(), fp->A.col_idx().buffer().get(),
-                  fp->A.values().buffer().get(), fp->X.buffer().get(), fp->Y.buffer().get(),
-                  fp->rows());
-      };
-      device_check_parts<float>(p, sp, fp->Y.buffer().get(), fp->rows(), &fp->back, verify);
-      paths.push_back(make_path(std::move(p), f));
-    }
-    return paths;
-  };
+  b.prepare = [st, rows](const session& s) { return spmv_paths(*st, s, rows); };
   out.push_back(std::move(b));
 }
 

@@ -99,6 +99,63 @@ path make_path(const std::string& impl, std::shared_ptr<gemm_data<T>> d, const s
   return p;
 }
 
+// --- the three paths' work: C = A B on the device (AnyCL, CLBlast) or the host (OpenBLAS) ---
+
+template <class T>
+void anycl_gemm(const session& s, gemm_data<T>& d) {
+  const std::size_t m = d.n;
+  anycl::blas::gemm(s.queue, anycl::blas::transpose::none, anycl::blas::transpose::none, T(1),
+                    anycl::blas::matrix_view<T>(anycl::buffer_view<T>(d.da), m, m),
+                    anycl::blas::matrix_view<T>(anycl::buffer_view<T>(d.db), m, m), T(0),
+                    anycl::blas::matrix_view<T>(anycl::buffer_view<T>(d.dc), m, m))
+      .wait();
+}
+
+template <class T>
+void clblast_gemm(const session& s, gemm_data<T>& d) {
+  const std::size_t m = d.n;
+  cl_command_queue q = s.queue.get();
+  cl_event ev = nullptr;
+  const auto status = clblast::Gemm<T>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                       clblast::Transpose::kNo, m, m, m, T(1), d.da.get(), 0, m,
+                                       d.db.get(), 0, m, T(0), d.dc.get(), 0, m, &q, &ev);
+  if (status != clblast::StatusCode::kSuccess)
+    throw std::runtime_error("clblast::Gemm failed: " + std::to_string(static_cast<int>(status)));
+  clWaitForEvents(1, &ev);
+  clReleaseEvent(ev);
+}
+
+#if ANYCL_BENCH_HAVE_OPENBLAS
+template <class T>
+void host_gemm(gemm_data<T>& d) {
+  const int m = static_cast<int>(d.n);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0f, d.a.data(), m, d.b.data(),
+                m, 0.0f, d.c.data(), m);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0, d.a.data(), m, d.b.data(),
+                m, 0.0, d.c.data(), m);
+}
+#endif
+
+template <class T>
+std::vector<path> gemm_paths(const session& s, std::size_t n) {
+  auto d = make_data<T>(s, n);
+  gemm_data<T>* dp = d.get();
+  const session* sp = &s;
+  std::vector<path> paths;
+  auto device_result = [dp, sp] { return read_c(*sp, *dp); };
+  paths.push_back(make_path<T>(
+      "anycl", d, s, [dp, sp] { anycl_gemm(*sp, *dp); }, device_result));
+  paths.push_back(make_path<T>(
+      "clblast", d, s, [dp, sp] { clblast_gemm(*sp, *dp); }, device_result));
+#if ANYCL_BENCH_HAVE_OPENBLAS
+  paths.push_back(make_path<T>(
+      "host", d, s, [dp] { host_gemm(*dp); }, [dp] { return dp->c; }));
+#endif
+  return paths;
+}
+
 template <class T>
 void add_gemm(std::vector<benchmark>& out, std::size_t n) {
   const bool single = std::is_same_v<T, float>;
@@ -121,55 +178,7 @@ void add_gemm(std::vector<benchmark>& out, std::size_t n) {
       {"host", std::string("OpenBLAS cblas_") + (single ? "sgemm" : "dgemm") +
                    " on the host (its own threads, OPENBLAS_NUM_THREADS to change)"});
 #endif
-  b.prepare = [n](const session& s) {
-    auto d = make_data<T>(s, n);
-    gemm_data<T>* dp = d.get();
-    const session* sp = &s;
-    std::vector<path> paths;
-    auto device_result = [dp, sp] { return read_c(*sp, *dp); };
-    paths.push_back(make_path<T>(
-        "anycl", d, s,
-        [dp, sp] {
-          const std::size_t m = dp->n;
-          anycl::blas::gemm(sp->queue, anycl::blas::transpose::none, anycl::blas::transpose::none,
-                            T(1), anycl::blas::matrix_view<T>(anycl::buffer_view<T>(dp->da), m, m),
-                            anycl::blas::matrix_view<T>(anycl::buffer_view<T>(dp->db), m, m), T(0),
-                            anycl::blas::matrix_view<T>(anycl::buffer_view<T>(dp->dc), m, m))
-              .wait();
-        },
-        device_result));
-    paths.push_back(make_path<T>(
-        "clblast", d, s,
-        [dp, sp] {
-          const std::size_t m = dp->n;
-          cl_command_queue q = sp->queue.get();
-          cl_event ev = nullptr;
-          const auto status = clblast::Gemm<T>(
-              clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, m, m, m,
-              T(1), dp->da.get(), 0, m, dp->db.get(), 0, m, T(0), dp->dc.get(), 0, m, &q, &ev);
-          if (status != clblast::StatusCode::kSuccess)
-            throw std::runtime_error("clblast::Gemm failed: " +
-                                     std::to_string(static_cast<int>(status)));
-          clWaitForEvents(1, &ev);
-          clReleaseEvent(ev);
-        },
-        device_result));
-#if ANYCL_BENCH_HAVE_OPENBLAS
-    paths.push_back(make_path<T>(
-        "host", d, s,
-        [dp] {
-          const int m = static_cast<int>(dp->n);
-          if constexpr (std::is_same_v<T, float>)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0f, dp->a.data(), m,
-                        dp->b.data(), m, 0.0f, dp->c.data(), m);
-          else
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m, m, 1.0, dp->a.data(), m,
-                        dp->b.data(), m, 0.0, dp->c.data(), m);
-        },
-        [dp] { return dp->c; }));
-#endif
-    return paths;
-  };
+  b.prepare = [n](const session& s) { return gemm_paths<T>(s, n); };
   out.push_back(std::move(b));
 }
 

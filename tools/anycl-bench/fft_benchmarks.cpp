@@ -250,6 +250,61 @@ std::shared_ptr<fftw_fixture> make_fftw(const fft_fixture& f) {
 }
 #endif
 
+// --- the paths' work: one forward transform, waited for ---
+
+void anycl_transform(const session& s, fft_fixture& f) {
+  if (f.shape.real)
+    f.plan.execute(s.queue, anycl::buffer_view<float>(f.in), anycl::buffer_view<cf>(f.out)).wait();
+  else
+    f.plan.execute(s.queue, anycl::buffer_view<cf>(f.in), anycl::buffer_view<cf>(f.out)).wait();
+}
+
+void clfft_transform(const session& s, fft_fixture& f) {
+  cl_command_queue q = s.queue.get();
+  cl_mem in = f.in.get(), out = f.out.get();
+  cl_event done = nullptr;
+  clfft_ok("clfftEnqueueTransform", clfftEnqueueTransform(f.raw, CLFFT_FORWARD, 1, &q, 0, nullptr,
+                                                          &done, &in, &out, f.raw_temp.get()));
+  const cl_int status = clWaitForEvents(1, &done);
+  clReleaseEvent(done);
+  cl_ok("clWaitForEvents", status);
+}
+
+#if ANYCL_BENCH_FFTW
+/// The FFTW path: its check runs the plan, sets the output to NaNs, runs it again and compares.
+path fftw_path(std::shared_ptr<fft_fixture> f) {
+  std::shared_ptr<fftw_fixture> h = make_fftw(*f);
+  fftw_fixture* hp = h.get();
+  path host;
+  host.impl = "host";
+  host.iteration = [hp, h, f] {
+    fftwf_execute(hp->plan);
+    ::benchmark::ClobberMemory();
+  };
+  host.check = [hp, f](bool) {
+    fftwf_execute(hp->plan);
+    const std::size_t n = f->shape.out_elements();
+    for (std::size_t i = 0; i < n; ++i) hp->out[i][0] = hp->out[i][1] = std::nanf("");
+    fftwf_execute(hp->plan);
+    verify("host", *f, reinterpret_cast<const cf*>(hp->out), false);
+  };
+  return host;
+}
+#endif
+
+std::vector<path> fft_paths(const session& s, const fft_shape& shape) {
+  std::shared_ptr<fft_fixture> f = make_fixture(s, shape);
+  fft_fixture* fp = f.get();
+  const session* sp = &s;
+  std::vector<path> paths;
+  paths.push_back(device_path(s, f, "anycl", [fp, sp] { anycl_transform(*sp, *fp); }));
+  paths.push_back(device_path(s, f, "clfft", [fp, sp] { clfft_transform(*sp, *fp); }));
+#if ANYCL_BENCH_FFTW
+  paths.push_back(fftw_path(f));
+#endif
+  return paths;
+}
+
 // --- the three benchmarks ---
 
 void add_fft(std::vector<benchmark>& out, const std::string& name, const fft_shape& shape,
@@ -273,53 +328,7 @@ void add_fft(std::vector<benchmark>& out, const std::string& name, const fft_sha
                    " threads (fftwf_plan_with_nthreads), FFTW_MEASURE (FFTW_ESTIMATE below 2^16 "
                    "points), out of place"});
 #endif
-  b.prepare = [shape](const session& s) {
-    std::shared_ptr<fft_fixture> f = make_fixture(s, shape);
-    fft_fixture* fp = f.get();
-    const session* sp = &s;
-    std::vector<path> paths;
-    if (shape.real)
-      paths.push_back(device_path(s, f, "anycl", [fp, sp] {
-        fp->plan
-            .execute(sp->queue, anycl::buffer_view<float>(fp->in), anycl::buffer_view<cf>(fp->out))
-            .wait();
-      }));
-    else
-      paths.push_back(device_path(s, f, "anycl", [fp, sp] {
-        fp->plan.execute(sp->queue, anycl::buffer_view<cf>(fp->in), anycl::buffer_view<cf>(fp->out))
-            .wait();
-      }));
-    paths.push_back(device_path(s, f, "clfft", [fp, sp] {
-      cl_command_queue q = sp->queue.get();
-      cl_mem in = fp->in.get(), out = fp->out.get();
-      cl_event done = nullptr;
-      clfft_ok("clfftEnqueueTransform",
-               clfftEnqueueTransform(fp->raw, CLFFT_FORWARD, 1, &q, 0, nullptr, &done, &in, &out,
-                                     fp->raw_temp.get()));
-      const cl_int status = clWaitForEvents(1, &done);
-      clReleaseEvent(done);
-      cl_ok("clWaitForEvents", status);
-    }));
-#if ANYCL_BENCH_FFTW
-    std::shared_ptr<fftw_fixture> h = make_fftw(*f);
-    fftw_fixture* hp = h.get();
-    path host;
-    host.impl = "host";
-    host.iteration = [hp, h, f] {
-      fftwf_execute(hp->plan);
-      ::benchmark::ClobberMemory();
-    };
-    host.check = [hp, f](bool) {
-      fftwf_execute(hp->plan);
-      const std::size_t n = f->shape.out_elements();
-      for (std::size_t i = 0; i < n; ++i) hp->out[i][0] = hp->out[i][1] = std::nanf("");
-      fftwf_execute(hp->plan);
-      verify("host", *f, reinterpret_cast<const cf*>(hp->out), false);
-    };
-    paths.push_back(std::move(host));
-#endif
-    return paths;
-  };
+  b.prepare = [shape](const session& s) { return fft_paths(s, shape); };
   out.push_back(std::move(b));
 }
 

@@ -140,102 +140,28 @@ void write_file(const std::string& path, const void* data, std::size_t size) {
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
-/// The raw C API side: nothing of AnyCL but status_name in messages.
-phases raw_child(child_mode mode, const std::string& workdir, cl_uint pi, cl_uint di) {
-  const inputs in;
-  phases ph;
-  const auto s0 = clock_type::now();
+std::vector<cl_platform_id> raw_platforms() {
   cl_uint np = 0;
   raw_check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
   std::vector<cl_platform_id> platforms(np);
   raw_check(clGetPlatformIDs(np, platforms.data(), nullptr), "clGetPlatformIDs");
-  if (pi >= np) throw std::runtime_error("no platform " + std::to_string(pi));
+  return platforms;
+}
+
+std::vector<cl_device_id> raw_devices(cl_platform_id platform) {
   cl_uint nd = 0;
-  raw_check(clGetDeviceIDs(platforms[pi], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd), "clGetDeviceIDs");
+  raw_check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd), "clGetDeviceIDs");
   std::vector<cl_device_id> devices(nd);
-  raw_check(clGetDeviceIDs(platforms[pi], CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr),
+  raw_check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr),
             "clGetDeviceIDs");
-  if (di >= nd) throw std::runtime_error("no device " + std::to_string(di));
-  cl_device_id dev = devices[di];
-  cl_int err = CL_SUCCESS;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  raw_check(err, "clCreateContext");
-  cl_command_queue queue = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-  raw_check(err, "clCreateCommandQueueWithProperties");
+  return devices;
+}
 
-  const auto t0 = clock_type::now();
-  cl_program prog = nullptr;
-  if (mode == child_mode::raw_binary) {
-    const std::vector<unsigned char> bin = read_file(workdir + "/" + binary_file);
-    const unsigned char* bytes = bin.data();
-    const std::size_t size = bin.size();
-    cl_int binary_status = CL_SUCCESS;
-    prog = clCreateProgramWithBinary(ctx, 1, &dev, &size, &bytes, &binary_status, &err);
-    raw_check(err, "clCreateProgramWithBinary");
-    raw_check(binary_status, "clCreateProgramWithBinary (binary status)");
-  } else {
-    const std::vector<unsigned char> src = read_file(workdir + "/" + source_file);
-    const char* text = reinterpret_cast<const char*>(src.data());
-    const std::size_t length = src.size();
-    prog = clCreateProgramWithSource(ctx, 1, &text, &length, &err);
-    raw_check(err, "clCreateProgramWithSource");
-  }
-  err = clBuildProgram(prog, 1, &dev, "", nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    std::size_t size = 0;
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-    throw std::runtime_error(
-        "raw C API: clBuildProgram failed: " + std::string(anycl::status_name(err)) + "\n" + log);
-  }
-  const auto t1 = clock_type::now();
-  cl_kernel kernel = clCreateKernel(prog, kernel_name, &err);
-  raw_check(err, "clCreateKernel");
-  const std::size_t bytes = element_count * sizeof(float);
-  cl_mem xb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                             const_cast<float*>(in.x.data()), &err);
-  raw_check(err, "clCreateBuffer");
-  cl_mem yb = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
-                             const_cast<float*>(in.y.data()), &err);
-  raw_check(err, "clCreateBuffer");
-  const auto t2 = clock_type::now();
-  const cl_uint n = element_count;
-  const float a = factor;
-  raw_check(clSetKernelArg(kernel, 0, sizeof n, &n), "clSetKernelArg");
-  raw_check(clSetKernelArg(kernel, 1, sizeof a, &a), "clSetKernelArg");
-  raw_check(clSetKernelArg(kernel, 2, sizeof(cl_mem), &xb), "clSetKernelArg");
-  raw_check(clSetKernelArg(kernel, 3, sizeof(cl_mem), &yb), "clSetKernelArg");
-  const std::size_t global = element_count;
-  raw_check(
-      clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
-      "clEnqueueNDRangeKernel");
-  std::vector<float> out(element_count);
-  raw_check(clEnqueueReadBuffer(queue, yb, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr),
-            "clEnqueueReadBuffer");
-  verify(in, out);
-  const auto t3 = clock_type::now();
-
-  if (mode == child_mode::raw_save) {
-    // POCL compiles the work-group function at the first launch and freezes the binary at the
-    // first CL_PROGRAM_BINARY_SIZES query: ask only once the launch has completed.
-    raw_check(clFinish(queue), "clFinish");
-    std::size_t size = 0;
-    raw_check(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
-              "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
-    if (size == 0) throw std::runtime_error("raw C API: the program has no binary");
-    std::vector<unsigned char> bin(size);
-    unsigned char* p = bin.data();
-    raw_check(clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof p, &p, nullptr),
-              "clGetProgramInfo(CL_PROGRAM_BINARIES)");
-    write_file(workdir + "/" + binary_file, bin.data(), bin.size());
-  }
-  clReleaseMemObject(yb);
-  clReleaseMemObject(xb);
-  clReleaseKernel(kernel);
-  clReleaseProgram(prog);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(ctx);
+/// The figures from the five instants that bound the phases.
+phases phases_between(clock_type::time_point s0, clock_type::time_point t0,
+                      clock_type::time_point t1, clock_type::time_point t2,
+                      clock_type::time_point t3) {
+  phases ph;
   ph.setup = ms_between(s0, t0);
   ph.program = ms_between(t0, t1);
   ph.kernel = ms_between(t1, t2);
@@ -243,10 +169,173 @@ phases raw_child(child_mode mode, const std::string& workdir, cl_uint pi, cl_uin
   return ph;
 }
 
+/// The raw side's device (platform `pi`'s device `di`), context and queue.
+struct raw_setup {
+  cl_device_id dev = nullptr;
+  cl_context ctx = nullptr;
+  cl_command_queue queue = nullptr;
+};
+
+raw_setup raw_open(cl_uint pi, cl_uint di) {
+  const std::vector<cl_platform_id> platforms = raw_platforms();
+  if (pi >= platforms.size()) throw std::runtime_error("no platform " + std::to_string(pi));
+  const std::vector<cl_device_id> devices = raw_devices(platforms[pi]);
+  if (di >= devices.size()) throw std::runtime_error("no device " + std::to_string(di));
+  raw_setup s;
+  s.dev = devices[di];
+  cl_int err = CL_SUCCESS;
+  s.ctx = clCreateContext(nullptr, 1, &s.dev, nullptr, nullptr, &err);
+  raw_check(err, "clCreateContext");
+  s.queue = clCreateCommandQueueWithProperties(s.ctx, s.dev, nullptr, &err);
+  raw_check(err, "clCreateCommandQueueWithProperties");
+  return s;
+}
+
+/// The program from WORKDIR's binary (raw_binary) or source (the other modes), not yet built.
+cl_program raw_create_program(child_mode mode, const std::string& workdir, const raw_setup& s) {
+  cl_int err = CL_SUCCESS;
+  cl_program prog = nullptr;
+  if (mode == child_mode::raw_binary) {
+    const std::vector<unsigned char> bin = read_file(workdir + "/" + binary_file);
+    const unsigned char* bytes = bin.data();
+    const std::size_t size = bin.size();
+    cl_int binary_status = CL_SUCCESS;
+    prog = clCreateProgramWithBinary(s.ctx, 1, &s.dev, &size, &bytes, &binary_status, &err);
+    raw_check(err, "clCreateProgramWithBinary");
+    raw_check(binary_status, "clCreateProgramWithBinary (binary status)");
+  } else {
+    const std::vector<unsigned char> src = read_file(workdir + "/" + source_file);
+    const char* text = reinterpret_cast<const char*>(src.data());
+    const std::size_t length = src.size();
+    prog = clCreateProgramWithSource(s.ctx, 1, &text, &length, &err);
+    raw_check(err, "clCreateProgramWithSource");
+  }
+  return prog;
+}
+
+void raw_build(cl_program prog, cl_device_id dev) {
+  const cl_int err = clBuildProgram(prog, 1, &dev, "", nullptr, nullptr);
+  if (err == CL_SUCCESS) return;
+  std::size_t size = 0;
+  clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  throw std::runtime_error(
+      "raw C API: clBuildProgram failed: " + std::string(anycl::status_name(err)) + "\n" + log);
+}
+
+/// The kernel and its two buffers, x (read only) and y, filled from `in`.
+struct raw_kernel {
+  cl_kernel kernel = nullptr;
+  cl_mem x = nullptr, y = nullptr;
+};
+
+constexpr std::size_t buffer_bytes = element_count * sizeof(float);
+
+raw_kernel raw_make_kernel(cl_program prog, cl_context ctx, const inputs& in) {
+  raw_kernel k;
+  cl_int err = CL_SUCCESS;
+  k.kernel = clCreateKernel(prog, kernel_name, &err);
+  raw_check(err, "clCreateKernel");
+  k.x = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, buffer_bytes,
+                       const_cast<float*>(in.x.data()), &err);
+  raw_check(err, "clCreateBuffer");
+  k.y = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, buffer_bytes,
+                       const_cast<float*>(in.y.data()), &err);
+  raw_check(err, "clCreateBuffer");
+  return k;
+}
+
+/// One launch, the result read back and checked against the host.
+void raw_launch(cl_command_queue queue, const raw_kernel& k, const inputs& in) {
+  const cl_uint n = element_count;
+  const float a = factor;
+  raw_check(clSetKernelArg(k.kernel, 0, sizeof n, &n), "clSetKernelArg");
+  raw_check(clSetKernelArg(k.kernel, 1, sizeof a, &a), "clSetKernelArg");
+  raw_check(clSetKernelArg(k.kernel, 2, sizeof(cl_mem), &k.x), "clSetKernelArg");
+  raw_check(clSetKernelArg(k.kernel, 3, sizeof(cl_mem), &k.y), "clSetKernelArg");
+  const std::size_t global = element_count;
+  raw_check(
+      clEnqueueNDRangeKernel(queue, k.kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+      "clEnqueueNDRangeKernel");
+  std::vector<float> out(element_count);
+  raw_check(
+      clEnqueueReadBuffer(queue, k.y, CL_TRUE, 0, buffer_bytes, out.data(), 0, nullptr, nullptr),
+      "clEnqueueReadBuffer");
+  verify(in, out);
+}
+
+/// Saves the program's binary to WORKDIR/demo.bin.
+void raw_save_binary(cl_command_queue queue, cl_program prog, const std::string& workdir) {
+  // POCL compiles the work-group function at the first launch and freezes the binary at the
+  // first CL_PROGRAM_BINARY_SIZES query: ask only once the launch has completed.
+  raw_check(clFinish(queue), "clFinish");
+  std::size_t size = 0;
+  raw_check(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+            "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+  if (size == 0) throw std::runtime_error("raw C API: the program has no binary");
+  std::vector<unsigned char> bin(size);
+  unsigned char* p = bin.data();
+  raw_check(clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof p, &p, nullptr),
+            "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+  write_file(workdir + "/" + binary_file, bin.data(), bin.size());
+}
+
+/// The raw C API side: nothing of AnyCL but status_name in messages.
+phases raw_child(child_mode mode, const std::string& workdir, cl_uint pi, cl_uint di) {
+  const inputs in;
+  const auto s0 = clock_type::now();
+  const raw_setup s = raw_open(pi, di);
+  const auto t0 = clock_type::now();
+  cl_program prog = raw_create_program(mode, workdir, s);
+  raw_build(prog, s.dev);
+  const auto t1 = clock_type::now();
+  const raw_kernel k = raw_make_kernel(prog, s.ctx, in);
+  const auto t2 = clock_type::now();
+  raw_launch(s.queue, k, in);
+  const auto t3 = clock_type::now();
+
+  if (mode == child_mode::raw_save) raw_save_binary(s.queue, prog, workdir);
+  clReleaseMemObject(k.y);
+  clReleaseMemObject(k.x);
+  clReleaseKernel(k.kernel);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(s.queue);
+  clReleaseContext(s.ctx);
+  return phases_between(s0, t0, t1, t2, t3);
+}
+
+/// Throws unless the AnyCL cache saw what `mode` expects (once its writes are done).
+void check_cache_counts(child_mode mode) {
+  anycl::wait_for_cache_writes();
+  const anycl::cache_statistics st = anycl::cache_stats();
+  const char* expected = nullptr;
+  bool ok = st.rejects == 0 && st.write_failures == 0;
+  switch (mode) {
+    case child_mode::anycl_cold:
+      expected = "a cold AnyCL cache (hits 0, misses 1, writes 1)";
+      ok = ok && st.hits == 0 && st.misses == 1 && st.writes == 1;
+      break;
+    case child_mode::anycl_warm:
+      expected = "a warm AnyCL cache (hits 1, misses 0, writes 0)";
+      ok = ok && st.hits == 1 && st.misses == 0 && st.writes == 0;
+      break;
+    default:
+      expected = "the AnyCL cache off (hits 0, misses 0, writes 0)";
+      ok = ok && st.hits == 0 && st.misses == 0 && st.writes == 0;
+      break;
+  }
+  if (!ok)
+    throw std::runtime_error(std::string("mode ") + name_of(mode) + " expects " + expected +
+                             ", got hits " + std::to_string(st.hits) + ", misses " +
+                             std::to_string(st.misses) + ", rejects " + std::to_string(st.rejects) +
+                             ", writes " + std::to_string(st.writes) + ", write failures " +
+                             std::to_string(st.write_failures));
+}
+
 /// The AnyCL side: the kernel_loader on the library's own demo.cl, as an application would.
 phases anycl_child(child_mode mode, cl_uint pi, cl_uint di) {
   const inputs in;
-  phases ph;
   const auto s0 = clock_type::now();
   const anycl::device dev = anycl::select_device(std::to_string(pi) + ":" + std::to_string(di));
   const anycl::context ctx(dev);
@@ -272,35 +361,8 @@ phases anycl_child(child_mode mode, cl_uint pi, cl_uint di) {
   verify(in, out);
   const auto t3 = clock_type::now();
 
-  anycl::wait_for_cache_writes();
-  const anycl::cache_statistics st = anycl::cache_stats();
-  const char* expected = nullptr;
-  bool ok = st.rejects == 0 && st.write_failures == 0;
-  switch (mode) {
-    case child_mode::anycl_cold:
-      expected = "a cold AnyCL cache (hits 0, misses 1, writes 1)";
-      ok = ok && st.hits == 0 && st.misses == 1 && st.writes == 1;
-      break;
-    case child_mode::anycl_warm:
-      expected = "a warm AnyCL cache (hits 1, misses 0, writes 0)";
-      ok = ok && st.hits == 1 && st.misses == 0 && st.writes == 0;
-      break;
-    default:
-      expected = "the AnyCL cache off (hits 0, misses 0, writes 0)";
-      ok = ok && st.hits == 0 && st.misses == 0 && st.writes == 0;
-      break;
-  }
-  if (!ok)
-    throw std::runtime_error(std::string("mode ") + name_of(mode) + " expects " + expected +
-                             ", got hits " + std::to_string(st.hits) + ", misses " +
-                             std::to_string(st.misses) + ", rejects " + std::to_string(st.rejects) +
-                             ", writes " + std::to_string(st.writes) + ", write failures " +
-                             std::to_string(st.write_failures));
-  ph.setup = ms_between(s0, t0);
-  ph.program = ms_between(t0, t1);
-  ph.kernel = ms_between(t1, t2);
-  ph.run = ms_between(t2, t3);
-  return ph;
+  check_cache_counts(mode);
+  return phases_between(s0, t0, t1, t2, t3);
 }
 
 cl_uint parse_index(const char* s) {
@@ -366,19 +428,17 @@ bool is_anycl_side(child_mode m) {
          m == child_mode::anycl_no_cache;
 }
 
-/// Runs this executable as a child in `mode` and returns its key=value figures. With `corrupt`,
-/// an AnyCL child gets ANYCL_BENCH_FAIL and fails its check.
-std::map<std::string, double> run_child(child_mode mode, const std::string& workdir, cl_uint pi,
-                                        cl_uint di, const environment_changes& env_changes,
-                                        bool corrupt) {
-  const std::string what = std::string("first-result child '") + name_of(mode) + "'";
-  std::vector<std::string> args = {"anycl-bench", first_result_child_flag, name_of(mode),
-                                   workdir,       std::to_string(pi),      std::to_string(di)};
-  environment_changes changes = env_changes;
-  if (corrupt && is_anycl_side(mode)) changes.emplace_back("ANYCL_BENCH_FAIL", "first_result");
-  std::vector<std::string> env = child_environment(changes);
-  std::vector<char*> argv = c_strings(args), envp = c_strings(env);
+/// A started child: its process id and the read end of the pipe on its stdout.
+struct spawned_child {
+  pid_t pid = 0;
+  int out_fd = -1;
+};
 
+/// Starts this executable again (posix_spawn of /proc/self/exe) with `args` and `env`, its stdout
+/// on a pipe.
+spawned_child spawn_self(std::vector<std::string> args, std::vector<std::string> env,
+                         const std::string& what) {
+  std::vector<char*> argv = c_strings(args), envp = c_strings(env);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw std::system_error(errno, std::generic_category(), "pipe for " + what);
@@ -393,29 +453,31 @@ std::map<std::string, double> run_child(child_mode mode, const std::string& work
     ::close(fds[0]);
     throw std::system_error(rc, std::generic_category(), "starting " + what);
   }
+  return {pid, fds[0]};
+}
 
-  std::string out;
-  bool timed_out = false;
-  const auto deadline = clock_type::now() + std::chrono::seconds(child_time_limit_s);
+/// Appends what `fd` gives to `out` until end of file, an error, or `deadline`; true if the
+/// deadline came first.
+bool read_until(int fd, clock_type::time_point deadline, std::string& out) {
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
+    if (left.count() <= 0) return true;
+    pollfd p{fd, POLLIN, 0};
     const int r = ::poll(&p, 1, static_cast<int>(left.count()));
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) break;
+    if (r < 0) return false;
     if (r == 0) continue;
     char buf[4096];
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) return false;
     out.append(buf, static_cast<std::size_t>(n));
   }
-  ::close(fds[0]);
+}
+
+/// Waits for the child (killed first if it ran out of time); throws unless it exited with 0.
+void reap_child(pid_t pid, bool timed_out, const std::string& what) {
   if (timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -428,7 +490,10 @@ std::map<std::string, double> run_child(child_mode mode, const std::string& work
                              (WIFEXITED(status) ? "exit code " + std::to_string(WEXITSTATUS(status))
                                                 : "signal " + std::to_string(WTERMSIG(status))) +
                              "); its messages are above");
+}
 
+/// The key=value figures of the child's "first-result ..." lines.
+std::map<std::string, double> parse_figures(const std::string& out) {
   std::map<std::string, double> figures;
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);) {
@@ -442,6 +507,28 @@ std::map<std::string, double> run_child(child_mode mode, const std::string& work
       if (end != nullptr && *end == '\0') figures[w.substr(0, eq)] = v;
     }
   }
+  return figures;
+}
+
+/// Runs this executable as a child in `mode` and returns its key=value figures. With `corrupt`,
+/// an AnyCL child gets ANYCL_BENCH_FAIL and fails its check.
+std::map<std::string, double> run_child(child_mode mode, const std::string& workdir, cl_uint pi,
+                                        cl_uint di, const environment_changes& env_changes,
+                                        bool corrupt) {
+  const std::string what = std::string("first-result child '") + name_of(mode) + "'";
+  std::vector<std::string> args = {"anycl-bench", first_result_child_flag, name_of(mode),
+                                   workdir,       std::to_string(pi),      std::to_string(di)};
+  environment_changes changes = env_changes;
+  if (corrupt && is_anycl_side(mode)) changes.emplace_back("ANYCL_BENCH_FAIL", "first_result");
+  const spawned_child child = spawn_self(std::move(args), child_environment(changes), what);
+
+  std::string out;
+  const bool timed_out =
+      read_until(child.out_fd, clock_type::now() + std::chrono::seconds(child_time_limit_s), out);
+  ::close(child.out_fd);
+  reap_child(child.pid, timed_out, what);
+
+  std::map<std::string, double> figures = parse_figures(out);
   if (figures.count("total_ms") == 0 || figures.count("setup_ms") == 0)
     throw std::runtime_error(what + " printed no figures; its output:\n" + out);
   return figures;
@@ -456,18 +543,11 @@ double median(std::vector<double> v) {
 /// Index of `dev`'s platform among clGetPlatformIDs, and of `dev` among that platform's devices.
 std::pair<cl_uint, cl_uint> indices_of(const anycl::device& dev) {
   const cl_platform_id platform = dev.platform().get();
-  cl_uint np = 0;
-  raw_check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
-  std::vector<cl_platform_id> platforms(np);
-  raw_check(clGetPlatformIDs(np, platforms.data(), nullptr), "clGetPlatformIDs");
-  for (cl_uint i = 0; i < np; ++i) {
+  const std::vector<cl_platform_id> platforms = raw_platforms();
+  for (cl_uint i = 0; i < platforms.size(); ++i) {
     if (platforms[i] != platform) continue;
-    cl_uint nd = 0;
-    raw_check(clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd), "clGetDeviceIDs");
-    std::vector<cl_device_id> devices(nd);
-    raw_check(clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr),
-              "clGetDeviceIDs");
-    for (cl_uint j = 0; j < nd; ++j)
+    const std::vector<cl_device_id> devices = raw_devices(platforms[i]);
+    for (cl_uint j = 0; j < devices.size(); ++j)
       if (devices[j] == dev.get()) return {i, j};
   }
   throw std::runtime_error("device '" + dev.name() +
@@ -482,6 +562,84 @@ bool has_files(const std::string& dir) {
   return false;
 }
 
+/// Numbered folders for the children's caches: every child gets a fresh POCL_CACHE_DIR
+/// (children sharing one fail spuriously), an empty one or a copy of a primed one.
+class run_folders {
+ public:
+  std::string fresh(const std::string& under, const std::string& what) {
+    std::string p = next(under, what);
+    fs::create_directories(p);
+    return p;
+  }
+  std::string copy_of(const std::string& primed, const std::string& under,
+                      const std::string& what) {
+    std::string p = next(under, what);
+    fs::copy(primed, p, fs::copy_options::recursive);
+    return p;
+  }
+
+ private:
+  std::string next(const std::string& under, const std::string& what) {
+    return under + "/" + what + "-" + std::to_string(++count_);
+  }
+  std::size_t count_ = 0;
+};
+
+environment_changes plus(environment_changes a, const environment_changes& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+environment_changes anycl_off() { return {{"ANYCL_CACHE", "off"}}; }
+
+/// A fresh, empty POCL cache under `dir` with POCL's kernel cache off.
+environment_changes pocl_off(run_folders& folders, const std::string& dir) {
+  return {{"POCL_CACHE_DIR", folders.fresh(dir, "pocl")}, {"POCL_KERNEL_CACHE", "0"}};
+}
+
+/// The AnyCL cache off and a copy of the primed POCL cache under `dir`, POCL's kernel cache on.
+environment_changes pocl_warm(run_folders& folders, const std::string& primed,
+                              const std::string& dir) {
+  return plus(anycl_off(), {{"POCL_CACHE_DIR", folders.copy_of(primed, dir, "pocl")},
+                            {"POCL_KERNEL_CACHE", "1"}});
+}
+
+/// What every child of one measurement shares: the work folder, the device's indices, and
+/// whether AnyCL children are told to fail their check.
+struct child_target {
+  std::string work;
+  cl_uint pi = 0, di = 0;
+  bool corrupt = false;
+  std::map<std::string, double> run(child_mode mode, const environment_changes& env) const {
+    return run_child(mode, work, pi, di, env, corrupt);
+  }
+};
+
+/// The caches the priming runs fill; the measured runs use copies.
+struct primed_caches {
+  std::string anycl, pocl_anycl, pocl_raw;
+};
+
+/// One run fills each cache. Each priming run builds from source with POCL's kernel cache on, so
+/// that it also primes a POCL cache; the raw one saves its binary as well.
+primed_caches prime_caches(const child_target& t) {
+  const primed_caches p{t.work + "/primed-anycl-cache", t.work + "/primed-pocl-cache-anycl",
+                        t.work + "/primed-pocl-cache-raw"};
+  std::cerr << "anycl-bench: first result: priming the AnyCL cache, the raw binary and POCL's "
+               "caches\n";
+  t.run(
+      child_mode::anycl_cold,
+      {{"ANYCL_CACHE_DIR", p.anycl}, {"POCL_CACHE_DIR", p.pocl_anycl}, {"POCL_KERNEL_CACHE", "1"}});
+  t.run(child_mode::raw_save,
+        plus(anycl_off(), {{"POCL_CACHE_DIR", p.pocl_raw}, {"POCL_KERNEL_CACHE", "1"}}));
+  std::error_code ec;
+  for (const std::string& dir : {p.anycl, p.pocl_anycl, p.pocl_raw})
+    if (!has_files(dir)) throw std::runtime_error("priming left " + dir + " empty");
+  if (fs::file_size(t.work + "/" + binary_file, ec) == 0 || ec)
+    throw std::runtime_error("priming saved no raw binary");
+  return p;
+}
+
 /// One measured kind of child: its mode and the environment a run of it gets, given the run's
 /// own fresh folder.
 struct measured {
@@ -489,6 +647,79 @@ struct measured {
   child_mode mode;
   std::function<environment_changes(const std::string& run_dir)> env;
 };
+
+/// The six kinds, in pairs (AnyCL, its reference) as the comparisons use them.
+std::vector<measured> measured_kinds(run_folders& f, const primed_caches& p) {
+  return {
+      {"anycl, cold", child_mode::anycl_cold,
+       [&f](const std::string& d) {
+         return plus({{"ANYCL_CACHE_DIR", f.fresh(d, "anycl")}}, pocl_off(f, d));
+       }},
+      {"raw, cold", child_mode::raw_source,
+       [&f](const std::string& d) { return plus(anycl_off(), pocl_off(f, d)); }},
+      {"anycl, anycl cache warm", child_mode::anycl_warm,
+       [&f, p](const std::string& d) {
+         return plus({{"ANYCL_CACHE_DIR", f.copy_of(p.anycl, d, "anycl")}}, pocl_off(f, d));
+       }},
+      {"raw binary", child_mode::raw_binary,
+       [&f](const std::string& d) { return plus(anycl_off(), pocl_off(f, d)); }},
+      {"anycl, pocl cache warm", child_mode::anycl_no_cache,
+       [&f, p](const std::string& d) { return pocl_warm(f, p.pocl_anycl, d); }},
+      {"raw, pocl cache warm", child_mode::raw_source,
+       [&f, p](const std::string& d) { return pocl_warm(f, p.pocl_raw, d); }},
+  };
+}
+
+/// Each kind's figures, by name, one value per run.
+using kind_figures = std::vector<std::map<std::string, std::vector<double>>>;
+
+/// Each round runs every kind once, the order rotating between rounds.
+kind_figures measure_rounds(const child_target& t, run_folders& folders,
+                            const std::vector<measured>& kinds, std::size_t runs) {
+  kind_figures figures(kinds.size());
+  for (std::size_t round = 0; round < runs; ++round) {
+    for (std::size_t j = 0; j < kinds.size(); ++j) {
+      const std::size_t k = (j + round) % kinds.size();
+      const std::string d = folders.fresh(t.work, "run");
+      const auto f = t.run(kinds[k].mode, kinds[k].env(d));
+      std::error_code ec;
+      fs::remove_all(d, ec);
+      for (const auto& [name, value] : f) figures[k][name].push_back(value);
+      std::cerr << "anycl-bench: first result [" << round + 1 << "/" << runs << "] "
+                << kinds[k].label << ": " << fixed(f.at("total_ms"), 2) << " ms (setup "
+                << fixed(f.at("setup_ms"), 2) << " ms)\n";
+    }
+  }
+  return figures;
+}
+
+void print_phase_medians(const std::vector<measured>& kinds, kind_figures& figures) {
+  std::cerr << "first result by phase, median ms (setup is not part of the first result):\n";
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    std::cerr << "  " << kinds[k].label << ":";
+    for (const char* phase : {"setup_ms", "program_ms", "kernel_ms", "run_ms", "total_ms"})
+      std::cerr << " " << std::string(phase, std::strlen(phase) - 3) << " "
+                << fixed(median(figures[k][phase]), 2);
+    std::cerr << "\n";
+  }
+}
+
+/// The comparisons of kind `a` (AnyCL) against kind `r` (its reference), by median.
+first_result_comparison compare_kinds(const kind_figures& figures, std::size_t runs,
+                                      const char* name, const char* reference, std::size_t a,
+                                      std::size_t r, bool speedup) {
+  auto med = [&](std::size_t k, const char* what) { return median(figures[k].at(what)); };
+  first_result_comparison c;
+  c.name = name;
+  c.reference = reference;
+  c.anycl_ms = med(a, "total_ms");
+  c.reference_ms = med(r, "total_ms");
+  c.anycl_setup_ms = med(a, "setup_ms");
+  c.reference_setup_ms = med(r, "setup_ms");
+  c.runs = runs;
+  c.show_speedup = speedup;
+  return c;
+}
 
 }  // namespace
 
@@ -500,124 +731,22 @@ std::vector<first_result_comparison> measure_first_result(const anycl::device& d
     throw std::runtime_error(std::string("the library was built without cl_kernels/") +
                              kernel_file);
   temp_folder root;
-  const std::string& work = root.path();
-  write_file(work + "/" + source_file, source->data(), source->size());
+  const child_target t{root.path(), pi, di, corrupt};
+  write_file(t.work + "/" + source_file, source->data(), source->size());
   std::cerr << "anycl-bench: first result of a fresh process, " << runs
-            << " run(s) of each kind; work folder " << work << "\n";
+            << " run(s) of each kind; work folder " << t.work << "\n";
 
-  // Every child gets a fresh POCL_CACHE_DIR (children sharing one fail spuriously): an empty one
-  // with POCL's kernel cache off, or a copy of a primed one with it on.
-  std::size_t folder_count = 0;
-  auto fresh = [&](const std::string& under, const std::string& what) {
-    std::string p = under + "/" + what + "-" + std::to_string(++folder_count);
-    fs::create_directories(p);
-    return p;
-  };
-  auto copy_of = [&](const std::string& primed, const std::string& under, const std::string& what) {
-    std::string p = under + "/" + what + "-" + std::to_string(++folder_count);
-    fs::copy(primed, p, fs::copy_options::recursive);
-    return p;
-  };
-  auto pocl_off = [&](const std::string& dir) -> environment_changes {
-    return {{"POCL_CACHE_DIR", fresh(dir, "pocl")}, {"POCL_KERNEL_CACHE", "0"}};
-  };
-  auto plus = [](environment_changes a, const environment_changes& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-  };
-  const environment_changes anycl_off = {{"ANYCL_CACHE", "off"}};
-
-  // --- priming: one run fills each cache; the measured runs then use copies. Each priming run
-  // builds from source with POCL's kernel cache on, so that it also primes a POCL cache ---
-  const std::string primed_anycl = work + "/primed-anycl-cache";
-  const std::string primed_pocl_anycl = work + "/primed-pocl-cache-anycl";
-  const std::string primed_pocl_raw = work + "/primed-pocl-cache-raw";
-  std::cerr << "anycl-bench: first result: priming the AnyCL cache, the raw binary and POCL's "
-               "caches\n";
-  {
-    run_child(child_mode::anycl_cold, work, pi, di,
-              {{"ANYCL_CACHE_DIR", primed_anycl},
-               {"POCL_CACHE_DIR", primed_pocl_anycl},
-               {"POCL_KERNEL_CACHE", "1"}},
-              corrupt);
-    run_child(child_mode::raw_save, work, pi, di,
-              plus(anycl_off, {{"POCL_CACHE_DIR", primed_pocl_raw}, {"POCL_KERNEL_CACHE", "1"}}),
-              corrupt);
-    std::error_code ec;
-    for (const std::string& dir : {primed_anycl, primed_pocl_anycl, primed_pocl_raw})
-      if (!has_files(dir)) throw std::runtime_error("priming left " + dir + " empty");
-    if (fs::file_size(work + "/" + binary_file, ec) == 0 || ec)
-      throw std::runtime_error("priming saved no raw binary");
-  }
-
-  const std::vector<measured> kinds = {
-      {"anycl, cold", child_mode::anycl_cold,
-       [&](const std::string& d) {
-         return plus({{"ANYCL_CACHE_DIR", fresh(d, "anycl")}}, pocl_off(d));
-       }},
-      {"raw, cold", child_mode::raw_source,
-       [&](const std::string& d) { return plus(anycl_off, pocl_off(d)); }},
-      {"anycl, anycl cache warm", child_mode::anycl_warm,
-       [&](const std::string& d) {
-         return plus({{"ANYCL_CACHE_DIR", copy_of(primed_anycl, d, "anycl")}}, pocl_off(d));
-       }},
-      {"raw binary", child_mode::raw_binary,
-       [&](const std::string& d) { return plus(anycl_off, pocl_off(d)); }},
-      {"anycl, pocl cache warm", child_mode::anycl_no_cache,
-       [&](const std::string& d) {
-         return plus(anycl_off, {{"POCL_CACHE_DIR", copy_of(primed_pocl_anycl, d, "pocl")},
-                                 {"POCL_KERNEL_CACHE", "1"}});
-       }},
-      {"raw, pocl cache warm", child_mode::raw_source,
-       [&](const std::string& d) {
-         return plus(anycl_off, {{"POCL_CACHE_DIR", copy_of(primed_pocl_raw, d, "pocl")},
-                                 {"POCL_KERNEL_CACHE", "1"}});
-       }},
-  };
-
-  // --- measuring: each round runs every kind once, the order rotating between rounds ---
-  std::vector<std::map<std::string, std::vector<double>>> figures(kinds.size());
-  for (std::size_t round = 0; round < runs; ++round) {
-    for (std::size_t j = 0; j < kinds.size(); ++j) {
-      const std::size_t k = (j + round) % kinds.size();
-      const std::string d = fresh(work, "run");
-      const auto f = run_child(kinds[k].mode, work, pi, di, kinds[k].env(d), corrupt);
-      std::error_code ec;
-      fs::remove_all(d, ec);
-      for (const auto& [name, value] : f) figures[k][name].push_back(value);
-      std::cerr << "anycl-bench: first result [" << round + 1 << "/" << runs << "] "
-                << kinds[k].label << ": " << fixed(f.at("total_ms"), 2) << " ms (setup "
-                << fixed(f.at("setup_ms"), 2) << " ms)\n";
-    }
-  }
-
-  std::cerr << "first result by phase, median ms (setup is not part of the first result):\n";
-  for (std::size_t k = 0; k < kinds.size(); ++k) {
-    std::cerr << "  " << kinds[k].label << ":";
-    for (const char* phase : {"setup_ms", "program_ms", "kernel_ms", "run_ms", "total_ms"})
-      std::cerr << " " << std::string(phase, std::strlen(phase) - 3) << " "
-                << fixed(median(figures[k][phase]), 2);
-    std::cerr << "\n";
-  }
-
-  auto med = [&](std::size_t k, const char* what) { return median(figures[k].at(what)); };
-  auto make = [&](const char* name, const char* reference, std::size_t a, std::size_t r,
-                  bool speedup) {
-    first_result_comparison c;
-    c.name = name;
-    c.reference = reference;
-    c.anycl_ms = med(a, "total_ms");
-    c.reference_ms = med(r, "total_ms");
-    c.anycl_setup_ms = med(a, "setup_ms");
-    c.reference_setup_ms = med(r, "setup_ms");
-    c.runs = runs;
-    c.show_speedup = speedup;
-    return c;
-  };
-  return {make("first result, cold", "raw", 0, 1, false),
-          make("first result, anycl cache warm", "raw binary", 2, 3, false),
-          make("first result, pocl cache warm", "raw", 4, 5, false),
-          make("first result, anycl cache warm vs pocl cache warm", "raw pocl cache", 2, 5, true)};
+  run_folders folders;
+  const primed_caches primed = prime_caches(t);
+  const std::vector<measured> kinds = measured_kinds(folders, primed);
+  kind_figures figures = measure_rounds(t, folders, kinds, runs);
+  print_phase_medians(kinds, figures);
+  const auto& f = figures;
+  return {compare_kinds(f, runs, "first result, cold", "raw", 0, 1, false),
+          compare_kinds(f, runs, "first result, anycl cache warm", "raw binary", 2, 3, false),
+          compare_kinds(f, runs, "first result, pocl cache warm", "raw", 4, 5, false),
+          compare_kinds(f, runs, "first result, anycl cache warm vs pocl cache warm",
+                        "raw pocl cache", 2, 5, true)};
 }
 
 int first_result_child(int argc, char** argv) {

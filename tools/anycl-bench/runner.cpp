@@ -231,6 +231,72 @@ void measure_self(const session& s, std::vector<entry>& entries, const run_optio
   }
 }
 
+/// Comparison `ri` of entry `ei`: failed, measured by the benchmark itself, or from Google
+/// Benchmark's timings; none if --benchmark_filter left its runs out.
+std::optional<comparison> make_comparison(const std::vector<entry>& entries, std::size_t ei,
+                                          std::size_t ri, const capture_reporter& reporter) {
+  const entry& e = entries[ei];
+  const benchmark& b = *e.b;
+  comparison c;
+  c.name = b.comparison_name(ri);
+  c.benchmark = b.name;
+  c.reference = b.references[ri].name;
+  c.unit = b.unit;
+  if (e.failed) {
+    c.failed = true;
+    c.error = e.error;
+  } else if (b.measure) {
+    c = e.measured[ri];
+    c.benchmark = b.name;
+  } else {
+    const auto a = reporter.wall(ei, "anycl");
+    const auto ref = reporter.wall(ei, c.reference);
+    if (!a || !ref) return std::nullopt;
+    c.anycl = figure(b, *a);
+    c.reference_value = figure(b, *ref);
+    if (b.unit == unit_kind::microseconds_per_item) {
+      c.anycl_cpu = figure(b, *reporter.cpu(ei, "anycl"));
+      c.reference_cpu = figure(b, *reporter.cpu(ei, c.reference));
+    }
+  }
+  return c;
+}
+
+/// Output order: group by group (in registry order); in a group, every benchmark's first
+/// comparison, then every second one, and so on.
+std::vector<comparison> comparisons_in_order(const std::vector<entry>& entries,
+                                             const capture_reporter& reporter) {
+  std::vector<std::string> groups;
+  for (const entry& e : entries)
+    if (std::find(groups.begin(), groups.end(), e.b->group) == groups.end())
+      groups.push_back(e.b->group);
+  std::vector<comparison> out;
+  for (const std::string& g : groups) {
+    std::size_t most = 0;
+    for (const entry& e : entries)
+      if (e.b->group == g) most = std::max(most, e.b->references.size());
+    for (std::size_t ri = 0; ri < most; ++ri)
+      for (std::size_t ei = 0; ei < entries.size(); ++ei) {
+        const benchmark& b = *entries[ei].b;
+        if (b.group != g || ri >= b.references.size()) continue;
+        if (std::optional<comparison> c = make_comparison(entries, ei, ri, reporter))
+          out.push_back(std::move(*c));
+      }
+  }
+  return out;
+}
+
+/// The launching thread's CPU times, where there are any (diagnostics, on stderr).
+void print_cpu_lines(const report& r) {
+  bool any_cpu = false;
+  for (const comparison& c : r.comparisons) any_cpu = any_cpu || c.anycl_cpu.has_value();
+  if (any_cpu) {
+    std::cerr << "\nlaunching thread's CPU time per launch (median; diagnostics only):\n";
+    for (const comparison& c : r.comparisons)
+      if (c.anycl_cpu) std::cerr << "  " << cpu_line(c) << "\n";
+  }
+}
+
 }  // namespace
 
 report run_benchmarks(const session& s, const std::vector<benchmark>& selected,
@@ -248,58 +314,10 @@ report run_benchmarks(const session& s, const std::vector<benchmark>& selected,
   for (const entry& e : entries)
     r.benchmarks.push_back({e.b->name, e.b->group, e.b->what, e.b->check, e.b->unit,
                             e.b->references, e.failed, e.error});
-
-  // Output order: group by group (in registry order); in a group, every benchmark's first
-  // comparison, then every second one, and so on.
-  std::vector<std::string> groups;
-  for (const entry& e : entries)
-    if (std::find(groups.begin(), groups.end(), e.b->group) == groups.end())
-      groups.push_back(e.b->group);
-  for (const std::string& g : groups) {
-    std::size_t most = 0;
-    for (const entry& e : entries)
-      if (e.b->group == g) most = std::max(most, e.b->references.size());
-    for (std::size_t ri = 0; ri < most; ++ri) {
-      for (std::size_t ei = 0; ei < entries.size(); ++ei) {
-        const entry& e = entries[ei];
-        const benchmark& b = *e.b;
-        if (b.group != g || ri >= b.references.size()) continue;
-        comparison c;
-        c.name = b.comparison_name(ri);
-        c.benchmark = b.name;
-        c.reference = b.references[ri].name;
-        c.unit = b.unit;
-        if (e.failed) {
-          c.failed = true;
-          c.error = e.error;
-        } else if (b.measure) {
-          c = e.measured[ri];
-          c.benchmark = b.name;
-        } else {
-          const auto a = reporter.wall(ei, "anycl");
-          const auto ref = reporter.wall(ei, c.reference);
-          if (!a || !ref) continue;  // left out by --benchmark_filter
-          c.anycl = figure(b, *a);
-          c.reference_value = figure(b, *ref);
-          if (b.unit == unit_kind::microseconds_per_item) {
-            c.anycl_cpu = figure(b, *reporter.cpu(ei, "anycl"));
-            c.reference_cpu = figure(b, *reporter.cpu(ei, c.reference));
-          }
-        }
-        r.comparisons.push_back(std::move(c));
-      }
-    }
-  }
+  r.comparisons = comparisons_in_order(entries, reporter);
   if (r.comparisons.empty())
     throw std::runtime_error("no comparison has results (did a --benchmark_filter exclude them?)");
-
-  bool any_cpu = false;
-  for (const comparison& c : r.comparisons) any_cpu = any_cpu || c.anycl_cpu.has_value();
-  if (any_cpu) {
-    std::cerr << "\nlaunching thread's CPU time per launch (median; diagnostics only):\n";
-    for (const comparison& c : r.comparisons)
-      if (c.anycl_cpu) std::cerr << "  " << cpu_line(c) << "\n";
-  }
+  print_cpu_lines(r);
   std::cerr.flush();
   return r;
 }

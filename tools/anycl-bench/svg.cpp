@@ -70,75 +70,101 @@ std::string group_heading(const std::string& group, unit_kind u) {
   return what + (higher_is_better(u) ? " (higher is better)" : " (lower is better)");
 }
 
-}  // namespace
+/// The horizontal scale: 0 to a little past the largest ratio, at least 1.25 so the 1.0 line
+/// stands clear, at most 4 (longer bars are cut and marked).
+struct axis {
+  double scale = 1.25;
+  double tick = 0.25;
+  explicit axis(const report& r) {
+    double largest = 1.0;
+    for (const comparison& c : r.comparisons)
+      if (!c.failed && std::isfinite(c.ratio())) largest = std::max(largest, c.ratio());
+    scale = std::min(4.0, std::max(1.25, std::ceil(largest * 1.05 / 0.25) * 0.25));
+    tick = scale <= 2.0 ? 0.25 : 0.5;
+  }
+  double x_of(double ratio) const {
+    return plot_left + std::min(ratio, scale) / scale * plot_width;
+  }
+};
 
-void write_svg(std::ostream& out, const report& r) {
-  // The scale: 0 to a little past the largest ratio, at least 1.25 so the 1.0 line stands
-  // clear, at most 4 (longer bars are cut and marked).
-  double largest = 1.0;
-  for (const comparison& c : r.comparisons)
-    if (!c.failed && std::isfinite(c.ratio())) largest = std::max(largest, c.ratio());
-  const double scale = std::min(4.0, std::max(1.25, std::ceil(largest * 1.05 / 0.25) * 0.25));
-  const double tick = scale <= 2.0 ? 0.25 : 0.5;
-  auto x_of = [&](double ratio) { return plot_left + std::min(ratio, scale) / scale * plot_width; };
+/// The group a comparison's benchmark belongs to (the benchmark's name if it is not listed).
+std::string group_of(const report& r, const comparison& c) {
+  for (const benchmark_status& b : r.benchmarks)
+    if (b.name == c.benchmark) return b.group;
+  return c.benchmark;
+}
 
-  // Rows first (their height decides the picture's), then the frame around them.
+/// A failed comparison's message, drawn over the 1.0 line on a background of its own.
+std::string failed_row(const comparison& c, double y) {
+  std::string why = one_line(c.error);
+  if (why.size() > 100) why = why.substr(0, 97) + "...";
+  return "  <rect class=\"failed-background\" x=\"" + num(plot_left) + "\" y=\"" + num(y + 2) +
+         "\" width=\"" + num(width - plot_left - 10) + "\" height=\"" + num(row_height - 4) +
+         "\" fill=\"#fdecec\"/>\n" + "  <text class=\"failed\" x=\"" + num(plot_left + 4) +
+         "\" y=\"" + num(y + 15) + "\" fill=\"#c00000\" font-weight=\"bold\">FAILED: " + xml(why) +
+         "</text>\n";
+}
+
+/// A passed comparison's bar, its ratio and its figures.
+std::string bar_row(const comparison& c, double y, const axis& ax) {
+  const double end = ax.x_of(c.ratio());
+  const std::string u = unit_name(c.unit);
+  std::string row = "  <rect class=\"bar\" x=\"" + num(plot_left) + "\" y=\"" +
+                    num(y + (row_height - bar_height) / 2) + "\" width=\"" + num(end - plot_left) +
+                    "\" height=\"" + num(bar_height) + "\" fill=\"" + fill_of(c) + "\"><title>" +
+                    xml(contract_line(c)) + "</title></rect>\n";
+  if (c.ratio() > ax.scale)  // cut at the scale's end: mark it
+    row += "  <text x=\"" + num(end + 2) + "\" y=\"" + num(y + 15) + "\">&#9656;</text>\n";
+  row += "  <text class=\"value\" x=\"" + num(ratio_left) + "\" y=\"" + num(y + 15) +
+         "\" font-weight=\"bold\">" + fixed(c.ratio(), 3) + "</text>\n";
+  row += "  <text class=\"figures\" x=\"" + num(figures_left) + "\" y=\"" + num(y + 15) +
+         "\" fill=\"#444444\">anycl " + fixed(c.anycl, 2) + " " + xml(u) + ", " + xml(c.reference) +
+         " " + fixed(c.reference_value, 2) + " " + xml(u) + "</text>\n";
+  return row;
+}
+
+constexpr double plot_top = 104;
+
+/// The rows of the chart, grouped as printed: the bars and labels, the failed rows (drawn last,
+/// over the 1.0 line), and where the rows end.
+struct chart_rows {
   std::string rows, failed_rows;
-  double y = 104;
-  const double plot_top = y;
+  double bottom = plot_top;
+};
+
+chart_rows layout_rows(const report& r, const axis& ax) {
+  chart_rows out;
+  double y = plot_top;
   std::string group;
   for (const comparison& c : r.comparisons) {
-    const std::string g = [&] {
-      for (const benchmark_status& b : r.benchmarks)
-        if (b.name == c.benchmark) return b.group;
-      return c.benchmark;
-    }();
+    const std::string g = group_of(r, c);
     if (g != group) {
       if (!group.empty()) y += group_gap;
       group = g;
-      rows += "  <text class=\"group\" x=\"10\" y=\"" + num(y + 15) + "\">" +
-              xml(group_heading(g, c.unit)) + "</text>\n";
+      out.rows += "  <text class=\"group\" x=\"10\" y=\"" + num(y + 15) + "\">" +
+                  xml(group_heading(g, c.unit)) + "</text>\n";
       y += heading_height;
     }
-    rows += "  <text class=\"label\" x=\"" + num(label_right) + "\" y=\"" + num(y + 15) +
-            "\" text-anchor=\"end\">" + xml(c.name) + "</text>\n";
-    if (c.failed) {
-      std::string why = one_line(c.error);
-      if (why.size() > 100) why = why.substr(0, 97) + "...";
-      // Drawn over the 1.0 line, on a background of its own.
-      failed_rows += "  <rect class=\"failed-background\" x=\"" + num(plot_left) + "\" y=\"" +
-                     num(y + 2) + "\" width=\"" + num(width - plot_left - 10) + "\" height=\"" +
-                     num(row_height - 4) + "\" fill=\"#fdecec\"/>\n";
-      failed_rows += "  <text class=\"failed\" x=\"" + num(plot_left + 4) + "\" y=\"" +
-                     num(y + 15) + "\" fill=\"#c00000\" font-weight=\"bold\">FAILED: " + xml(why) +
-                     "</text>\n";
-    } else {
-      const double end = x_of(c.ratio());
-      const std::string u = unit_name(c.unit);
-      rows += "  <rect class=\"bar\" x=\"" + num(plot_left) + "\" y=\"" +
-              num(y + (row_height - bar_height) / 2) + "\" width=\"" + num(end - plot_left) +
-              "\" height=\"" + num(bar_height) + "\" fill=\"" + fill_of(c) + "\"><title>" +
-              xml(contract_line(c)) + "</title></rect>\n";
-      if (c.ratio() > scale)  // cut at the scale's end: mark it
-        rows += "  <text x=\"" + num(end + 2) + "\" y=\"" + num(y + 15) + "\">&#9656;</text>\n";
-      rows += "  <text class=\"value\" x=\"" + num(ratio_left) + "\" y=\"" + num(y + 15) +
-              "\" font-weight=\"bold\">" + fixed(c.ratio(), 3) + "</text>\n";
-      rows += "  <text class=\"figures\" x=\"" + num(figures_left) + "\" y=\"" + num(y + 15) +
-              "\" fill=\"#444444\">anycl " + fixed(c.anycl, 2) + " " + xml(u) + ", " +
-              xml(c.reference) + " " + fixed(c.reference_value, 2) + " " + xml(u) + "</text>\n";
-    }
+    out.rows += "  <text class=\"label\" x=\"" + num(label_right) + "\" y=\"" + num(y + 15) +
+                "\" text-anchor=\"end\">" + xml(c.name) + "</text>\n";
+    if (c.failed)
+      out.failed_rows += failed_row(c, y);
+    else
+      out.rows += bar_row(c, y, ax);
     y += row_height;
   }
-  const double plot_bottom = y + 4;
-  const double height = plot_bottom + 48;
+  out.bottom = y + 4;
+  return out;
+}
 
+/// The document's start, the background, the title, how to read the chart, and the legend.
+void write_heading(std::ostream& out, const report& r, double height) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
       << num(height) << "\" viewBox=\"0 0 " << num(width) << " " << num(height)
       << "\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\" font-size=\"12\">\n"
       << "  <rect class=\"background\" x=\"0\" y=\"0\" width=\"" << num(width) << "\" height=\""
       << num(height) << "\" fill=\"#ffffff\"/>\n";
-  // Title and how to read the chart.
   out << "  <text x=\"10\" y=\"24\" font-size=\"16\" font-weight=\"bold\">anycl-bench: AnyCL / "
          "reference on "
       << xml(r.info.device) << "</text>\n"
@@ -158,18 +184,24 @@ void write_svg(std::ostream& out, const report& r) {
         << "  <text x=\"" << num(lx + 20) << "\" y=\"85\">" << text << "</text>\n";
     lx += 130;
   }
-  // Grid and axis labels, then the rows, then the 1.0 line on top of the bars.
-  for (double t = 0; t <= scale + 1e-9; t += tick) {
-    const double x = x_of(t);
+}
+
+/// The vertical grid lines and their labels.
+void write_grid(std::ostream& out, const axis& ax, double plot_bottom) {
+  for (double t = 0; t <= ax.scale + 1e-9; t += ax.tick) {
+    const double x = ax.x_of(t);
     out << "  <line class=\"grid\" x1=\"" << num(x) << "\" y1=\"" << num(plot_top) << "\" x2=\""
         << num(x) << "\" y2=\"" << num(plot_bottom) << "\" stroke=\"#dddddd\"/>\n"
         << "  <text class=\"tick\" x=\"" << num(x) << "\" y=\"" << num(plot_bottom + 16)
         << "\" text-anchor=\"middle\" fill=\"#444444\">" << fixed(t, 2) << "</text>\n";
   }
-  out << rows;
-  const double one = x_of(1.0);
+}
+
+/// The 1.0 line and the column headings, the failed rows over them, the axis title, the end.
+void write_ending(std::ostream& out, const axis& ax, const chart_rows& rows) {
+  const double one = ax.x_of(1.0);
   out << "  <line class=\"one\" x1=\"" << num(one) << "\" y1=\"" << num(plot_top - 6) << "\" x2=\""
-      << num(one) << "\" y2=\"" << num(plot_bottom) << "\" stroke=\"#000000\" "
+      << num(one) << "\" y2=\"" << num(rows.bottom) << "\" stroke=\"#000000\" "
       << "stroke-width=\"2\"/>\n"
       << "  <text x=\"" << num(one) << "\" y=\"" << num(plot_top - 9)
       << "\" text-anchor=\"middle\" font-weight=\"bold\">1.0</text>\n"
@@ -177,10 +209,23 @@ void write_svg(std::ostream& out, const report& r) {
       << "\" font-weight=\"bold\">ratio</text>\n"
       << "  <text x=\"" << num(figures_left) << "\" y=\"" << num(plot_top - 9)
       << "\" font-weight=\"bold\">figures (medians)</text>\n"
-      << failed_rows << "  <text x=\"" << num(plot_left + plot_width / 2) << "\" y=\""
-      << num(plot_bottom + 34)
+      << rows.failed_rows << "  <text x=\"" << num(plot_left + plot_width / 2) << "\" y=\""
+      << num(rows.bottom + 34)
       << "\" text-anchor=\"middle\" fill=\"#444444\">ratio (AnyCL / reference)</text>\n"
       << "</svg>\n";
+}
+
+}  // namespace
+
+void write_svg(std::ostream& out, const report& r) {
+  // Rows first (their height decides the picture's), then the frame around them; the grid
+  // under the rows, the 1.0 line on top of the bars.
+  const axis ax(r);
+  const chart_rows rows = layout_rows(r, ax);
+  write_heading(out, r, rows.bottom + 48);
+  write_grid(out, ax, rows.bottom);
+  out << rows.rows;
+  write_ending(out, ax, rows);
 }
 
 }  // namespace anycl::bench

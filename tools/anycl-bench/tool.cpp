@@ -118,14 +118,8 @@ std::string names_of(const std::vector<benchmark>& registry) {
   return s;
 }
 
-}  // namespace
-
-int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
-  if (!args.positional.empty())
-    throw usage_error("unexpected argument '" + args.positional.front() +
-                      "' (a JSON file is written with --json-file FILE; Google Benchmark flags "
-                      "go after '--')");
-  const bool quick = args.has("quick");
+/// The settings the flags ask for (--quick shrinks the data; explicit options win).
+settings settings_from(const anycl::tools::arguments& args, bool quick) {
   settings s;
   s.launches = args.number("launches", default_launches);
   s.host_only = args.has("host-only");
@@ -144,10 +138,11 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
       args.number("first-result-runs", args.has("first-result") ? default_first_result_runs
                                        : quick                  ? quick_first_result_runs
                                                                 : 0);
-  run_options o;
-  o.repetitions = args.number("repetitions", quick ? quick_repetitions : default_repetitions);
-  if (o.repetitions == 0) throw usage_error("--repetitions must be at least 1");
+  return s;
+}
 
+/// --filter REGEX, compiled; none without the flag.
+std::optional<std::regex> filter_from(const anycl::tools::arguments& args) {
   std::optional<std::regex> filter;
   const std::string filter_text = args.value("filter");
   if (args.has("filter")) {
@@ -157,6 +152,83 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
       throw usage_error("--filter: bad regular expression '" + filter_text + "': " + e.what());
     }
   }
+  return filter;
+}
+
+/// The matching benchmarks these options do not turn off; a usage error if there are none.
+std::vector<benchmark> select_benchmarks(const std::vector<benchmark>& registry,
+                                         const std::vector<const benchmark*>& matching,
+                                         bool filtered, const std::string& filter_text) {
+  std::vector<benchmark> selected;
+  for (const benchmark* b : matching)
+    if (b->off.empty()) selected.push_back(*b);
+  if (!selected.empty()) return selected;
+  std::string why = "nothing to measure: ";
+  if (filtered && matching.empty())
+    why += "--filter '" + filter_text + "' matches no benchmark";
+  else
+    why += (filtered ? "--filter '" + filter_text + "' selects " : std::string("it selects ")) +
+           "only benchmarks these options turn off (--launches 0 skips the launch "
+           "benchmarks; first_result needs --first-result, --first-result-runs N or --quick)";
+  throw usage_error(why + "; benchmarks: " + names_of(registry));
+}
+
+/// Hands the flags after '--' to Google Benchmark; true if they set --benchmark_min_time.
+bool init_google_benchmark(std::vector<char*>& gb_argv) {
+  int gb_argc = static_cast<int>(gb_argv.size()) - 1;
+  bool gb_min_time = false;
+  for (int i = 1; i < gb_argc; ++i)
+    gb_min_time = gb_min_time || std::string(gb_argv[i]).rfind("--benchmark_min_time", 0) == 0;
+  ::benchmark::Initialize(&gb_argc, gb_argv.data());
+  if (gb_argc > 1)
+    throw usage_error(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
+  return gb_min_time;
+}
+
+session open_session(const anycl::device& dev) {
+  session ses;
+  ses.device = dev;
+  ses.context = anycl::context(dev);
+  ses.queue = anycl::command_queue(ses.context, dev);
+  return ses;
+}
+
+/// The comparisons on stdout, as lines or (with --json) one JSON document.
+void print_report(const report& r, bool json) {
+  std::cerr << "anycl-bench: " << r.comparisons.size()
+            << " comparison(s), medians, on stdout:" << std::endl;
+  if (json)
+    write_json(std::cout, r);
+  else
+    write_text(std::cout, r);
+  std::cout.flush();
+}
+
+/// The exit code: 1, with the failed benchmarks named on stderr, if any failed.
+int exit_code(const report& r) {
+  if (r.failed() == 0) return 0;
+  std::string names;
+  for (const benchmark_status& b : r.benchmarks)
+    if (b.failed) names += (names.empty() ? "" : ", ") + b.name;
+  std::cerr << "anycl-bench: FAILED: " << names << " (not timed; see the lines on stdout)\n";
+  return 1;
+}
+
+}  // namespace
+
+int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
+  if (!args.positional.empty())
+    throw usage_error("unexpected argument '" + args.positional.front() +
+                      "' (a JSON file is written with --json-file FILE; Google Benchmark flags "
+                      "go after '--')");
+  const bool quick = args.has("quick");
+  const settings s = settings_from(args, quick);
+  run_options o;
+  o.repetitions = args.number("repetitions", quick ? quick_repetitions : default_repetitions);
+  if (o.repetitions == 0) throw usage_error("--repetitions must be at least 1");
+
+  const std::optional<std::regex> filter = filter_from(args);
+  const std::string filter_text = args.value("filter");
   const std::vector<benchmark> registry = make_registry(s);
   std::vector<const benchmark*> matching;
   for (const benchmark& b : registry)
@@ -165,29 +237,10 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
     print_list(matching);
     return 0;
   }
-  std::vector<benchmark> selected;
-  for (const benchmark* b : matching)
-    if (b->off.empty()) selected.push_back(*b);
-  if (selected.empty()) {
-    std::string why = "nothing to measure: ";
-    if (filter && matching.empty())
-      why += "--filter '" + filter_text + "' matches no benchmark";
-    else
-      why += (filter ? "--filter '" + filter_text + "' selects " : std::string("it selects ")) +
-             "only benchmarks these options turn off (--launches 0 skips the launch "
-             "benchmarks; first_result needs --first-result, --first-result-runs N or --quick)";
-    throw usage_error(why + "; benchmarks: " + names_of(registry));
-  }
+  const std::vector<benchmark> selected =
+      select_benchmarks(registry, matching, filter.has_value(), filter_text);
   o.corrupt = forced_failures(registry);
-
-  int gb_argc = static_cast<int>(gb_argv.size()) - 1;
-  bool gb_min_time = false;
-  for (int i = 1; i < gb_argc; ++i)
-    gb_min_time = gb_min_time || std::string(gb_argv[i]).rfind("--benchmark_min_time", 0) == 0;
-  ::benchmark::Initialize(&gb_argc, gb_argv.data());
-  if (gb_argc > 1)
-    throw usage_error(std::string("unknown Google Benchmark flag '") + gb_argv[1] + "'");
-  if (quick && !gb_min_time) o.min_time = quick_min_time_s;
+  if (!init_google_benchmark(gb_argv) && quick) o.min_time = quick_min_time_s;
 
   // Output files first: a path that cannot be written fails now, not after the measuring.
   auto csv = open_output(args, "csv");
@@ -199,32 +252,17 @@ int bench(const anycl::tools::arguments& args, std::vector<char*> gb_argv) {
   std::cerr << "anycl-bench: device '" << dev.name() << "', " << selected.size()
             << " benchmark(s), " << o.repetitions << " interleaved round(s), " << s.launches
             << " launches per iteration, mode " << mode << (quick ? ", --quick" : "") << "\n";
-  session ses;
-  ses.device = dev;
-  ses.context = anycl::context(dev);
-  ses.queue = anycl::command_queue(ses.context, dev);
-
+  const session ses = open_session(dev);
   report r = run_benchmarks(ses, selected, o);
   ::benchmark::Shutdown();
   r.info = {dev.name(),          mode,  s.launches,  o.repetitions,
             s.first_result_runs, quick, filter_text, s.transfer_sizes};
 
-  std::cerr << "anycl-bench: " << r.comparisons.size()
-            << " comparison(s), medians, on stdout:" << std::endl;
-  if (args.has("json"))
-    write_json(std::cout, r);
-  else
-    write_text(std::cout, r);
-  std::cout.flush();
+  print_report(r, args.has("json"));
   if (csv) finish_output(*csv, write_csv, r);
   if (json) finish_output(*json, write_json, r);
   if (svg) finish_output(*svg, write_svg, r);
-  if (r.failed() == 0) return 0;
-  std::string names;
-  for (const benchmark_status& b : r.benchmarks)
-    if (b.failed) names += (names.empty() ? "" : ", ") + b.name;
-  std::cerr << "anycl-bench: FAILED: " << names << " (not timed; see the lines on stdout)\n";
-  return 1;
+  return exit_code(r);
 }
 
 }  // namespace anycl::bench

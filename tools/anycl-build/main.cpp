@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using anycl::tools::arguments;
 using anycl::tools::json_string;
+using anycl::tools::split_short_options;
 using anycl::tools::usage_error;
 
 // What the command line asks for beyond the shared flags.
@@ -31,40 +32,26 @@ struct request {
 // are read here in order, in both the joined (-DNAME) and the separate (-D NAME) form.
 request parse_request(const arguments& args) {
   request r;
-  std::vector<std::string> files;
-  const std::vector<std::string>& pos = args.positional;
-  for (std::size_t i = 0; i < pos.size(); ++i) {
-    const std::string& arg = pos[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      files.push_back(arg);
-      continue;
-    }
-    const char letter = arg[1];
-    if (letter != 'D' && letter != 'I' && letter != 'o')
-      throw usage_error("unknown option '" + arg + "'");
-    std::string value = arg.substr(2);
-    if (value.empty()) {
-      if (i + 1 >= pos.size()) throw usage_error(std::string("-") + letter + " needs a value");
-      value = pos[++i];
-    }
-    try {
-      if (letter == 'D') {
-        const std::size_t eq = value.find('=');
-        if (eq == std::string::npos) {
-          r.options.define(value);
-        } else {
-          r.options.define(value.substr(0, eq), value.substr(eq + 1));
+  const std::vector<std::string> files =
+      split_short_options(args.positional, "DIo", [&r](char letter, const std::string& value) {
+        try {
+          if (letter == 'D') {
+            const std::size_t eq = value.find('=');
+            if (eq == std::string::npos) {
+              r.options.define(value);
+            } else {
+              r.options.define(value.substr(0, eq), value.substr(eq + 1));
+            }
+          } else if (letter == 'I') {
+            r.options.include_dir(value);
+          } else {
+            if (!r.output.empty()) throw usage_error("-o is given twice");
+            r.output = value;
+          }
+        } catch (const std::invalid_argument& e) {  // a bad macro name, whitespace in a value
+          throw usage_error(e.what());
         }
-      } else if (letter == 'I') {
-        r.options.include_dir(value);
-      } else {
-        if (!r.output.empty()) throw usage_error("-o is given twice");
-        r.output = value;
-      }
-    } catch (const std::invalid_argument& e) {  // a bad macro name, whitespace in a value
-      throw usage_error(e.what());
-    }
-  }
+      });
   try {
     if (args.has("options")) r.options.flag(args.value("options"));
   } catch (const std::invalid_argument& e) {
@@ -142,8 +129,9 @@ anycl::loader_options source_loader(std::vector<std::string> search_path) {
 
 // --- one FILE ---
 
-int build_file(const arguments& args, const request& r) {
-  const std::vector<anycl::device> devices = pick_devices(args, false);
+// -o names one file, and every device needs a compiler (an FPGA's binaries come from its vendor).
+void check_devices(const arguments& args, const request& r,
+                   const std::vector<anycl::device>& devices) {
   if (!r.output.empty() && devices.size() != 1)
     throw usage_error("-o names one output, but --device '" + args.value("device") + "' selects " +
                       std::to_string(devices.size()) +
@@ -154,83 +142,122 @@ int build_file(const arguments& args, const request& r) {
           "device '" + d.name() + "' has no OpenCL C compiler (an FPGA?): build " + r.file +
           " with the vendor's offline compiler (Intel: aoc, giving <stem>.aocx; Xilinx: v++, "
           "giving <stem>.xclbin) and put the result next to it, where the loader looks");
+}
 
-  // FILE as a path if something is there (the loader then reports what is wrong with it), else a
-  // name on the loader's search path (ANYCL_KERNEL_PATH, the installed and embedded cl_kernels/).
-  const fs::path given(r.file);
-  std::error_code ec;
-  const bool on_disk = fs::exists(given, ec);
-  const fs::path folder = given.parent_path();  // empty: the current directory
-  const std::string name = on_disk ? given.filename().string() : r.file;
+// FILE as a path if something is there (the loader then reports what is wrong with it), else a
+// name on the loader's search path (ANYCL_KERNEL_PATH, the installed and embedded cl_kernels/).
+struct source_place {
+  fs::path given;
+  bool on_disk = false;
+  fs::path folder;   // FILE's folder; empty: the current directory
+  std::string name;  // what the loader is asked for
   std::vector<std::string> search_path;
-  if (on_disk) search_path.push_back(folder.empty() ? "." : folder.string());
+};
 
-  std::map<std::string, std::vector<std::string>> written;  // path -> device names
-  std::vector<std::string> order;
-  bool verified = true;  // every binary was read back through a binary-only loader
-  for (const auto& group : by_platform(devices)) {
-    anycl::context ctx(group);
-    anycl::kernel_loader loader(ctx, source_loader(search_path));
-    // The default output goes where a loader searching FILE's folder looks: next to the file
-    // found, or under FILE's folder in the current directory for the library's embedded copy.
-    fs::path out_dir = folder;
-    if (!on_disk) {
-      std::string found;
-      try {
-        found = loader.locate(r.file);
-      } catch (const anycl::source_error& e) {
-        throw std::runtime_error("no such file '" + r.file + "', and " + e.what());
-      }
-      if (found.rfind("embedded:", 0) != 0) out_dir = fs::path(found).parent_path();
-    }
-    anycl::program prog = loader.load(name, r.options);
-    create_kernels(prog);
-    for (const anycl::device& d : group) {
-      if (args.has("verbose"))
-        if (std::string log = trimmed_log(prog, d); !log.empty())
-          std::cout << "build log of " << r.file << " on '" << d.name() << "':\n" << log << "\n";
-      const std::string path =
-          r.output.empty() ? (out_dir / anycl::prebuilt_file_name(r.file, d)).string() : r.output;
-      if (written.count(path) == 0) {  // identical devices share a key, hence a file
-        try {
-          if (r.output.empty() && !out_dir.empty()) fs::create_directories(out_dir);
-          anycl::write_prebuilt(prog, d, path);
-        } catch (const std::system_error& e) {
-          throw std::runtime_error("cannot write " + path + ": " + e.code().message());
-        }
-        order.push_back(path);
-      }
-      written[path].push_back(d.name());
-    }
-    // Read the binaries back as a device without a compiler would: proves they are where the
-    // loader looks and in the form it accepts. Only possible under the name the loader uses.
-    bool default_names = true;
-    for (const anycl::device& d : group)
-      default_names =
-          default_names && (r.output.empty() ||
-                            fs::path(r.output).filename() == anycl::prebuilt_file_name(r.file, d));
-    verified = verified && default_names;
-    if (default_names) {
-      anycl::loader_options o = source_loader(
-          {r.output.empty() ? out_dir.string() : fs::path(r.output).parent_path().string()});
-      if (o.search_path.front().empty()) o.search_path.front() = ".";
-      o.binary_only = true;
-      o.use_environment = false;
-      try {
-        create_kernels(anycl::kernel_loader(ctx, o).load(given.filename().string(), r.options));
-      } catch (const std::exception& e) {
-        throw std::runtime_error("wrote the binaries to " + o.search_path.front() +
-                                 ", but a binary-only kernel_loader cannot use them: " + e.what());
-      }
-    }
+source_place place_of(const std::string& file) {
+  source_place p;
+  p.given = file;
+  std::error_code ec;
+  p.on_disk = fs::exists(p.given, ec);
+  p.folder = p.given.parent_path();
+  p.name = p.on_disk ? p.given.filename().string() : file;
+  if (p.on_disk) p.search_path.push_back(p.folder.empty() ? "." : p.folder.string());
+  return p;
+}
+
+// The default output goes where a loader searching FILE's folder looks: next to the file found,
+// or under FILE's folder in the current directory for the library's embedded copy.
+fs::path output_folder(const anycl::kernel_loader& loader, const request& r,
+                       const source_place& place) {
+  if (place.on_disk) return place.folder;
+  std::string found;
+  try {
+    found = loader.locate(r.file);
+  } catch (const anycl::source_error& e) {
+    throw std::runtime_error("no such file '" + r.file + "', and " + e.what());
   }
-  for (const std::string& path : order) {
+  return found.rfind("embedded:", 0) != 0 ? fs::path(found).parent_path() : place.folder;
+}
+
+// The binaries written, in order, with the devices each is for.
+struct written_files {
+  std::map<std::string, std::vector<std::string>> devices;  // path -> device names
+  std::vector<std::string> order;
+};
+
+void write_binaries(const arguments& args, const request& r, const anycl::program& prog,
+                    const std::vector<anycl::device>& group, const fs::path& out_dir,
+                    written_files& written) {
+  for (const anycl::device& d : group) {
+    if (args.has("verbose"))
+      if (std::string log = trimmed_log(prog, d); !log.empty())
+        std::cout << "build log of " << r.file << " on '" << d.name() << "':\n" << log << "\n";
+    const std::string path =
+        r.output.empty() ? (out_dir / anycl::prebuilt_file_name(r.file, d)).string() : r.output;
+    if (written.devices.count(path) == 0) {  // identical devices share a key, hence a file
+      try {
+        if (r.output.empty() && !out_dir.empty()) fs::create_directories(out_dir);
+        anycl::write_prebuilt(prog, d, path);
+      } catch (const std::system_error& e) {
+        throw std::runtime_error("cannot write " + path + ": " + e.code().message());
+      }
+      written.order.push_back(path);
+    }
+    written.devices[path].push_back(d.name());
+  }
+}
+
+// Reads the binaries back as a device without a compiler would: proves they are where the loader
+// looks and in the form it accepts. Only possible under the name the loader uses: false (nothing
+// checked) otherwise.
+bool verify_binaries(const anycl::context& ctx, const request& r,
+                     const std::vector<anycl::device>& group, const fs::path& out_dir,
+                     const source_place& place) {
+  bool default_names = true;
+  for (const anycl::device& d : group)
+    default_names = default_names && (r.output.empty() || fs::path(r.output).filename() ==
+                                                              anycl::prebuilt_file_name(r.file, d));
+  if (!default_names) return false;
+  anycl::loader_options o = source_loader(
+      {r.output.empty() ? out_dir.string() : fs::path(r.output).parent_path().string()});
+  if (o.search_path.front().empty()) o.search_path.front() = ".";
+  o.binary_only = true;
+  o.use_environment = false;
+  try {
+    create_kernels(anycl::kernel_loader(ctx, o).load(place.given.filename().string(), r.options));
+  } catch (const std::exception& e) {
+    throw std::runtime_error("wrote the binaries to " + o.search_path.front() +
+                             ", but a binary-only kernel_loader cannot use them: " + e.what());
+  }
+  return true;
+}
+
+void print_written(written_files& written, bool verified) {
+  for (const std::string& path : written.order) {
     std::cout << "wrote " << path << " for";
-    const auto& names = written[path];
+    const auto& names = written.devices[path];
     for (std::size_t i = 0; i < names.size(); ++i)
       std::cout << (i ? ", '" : " '") << names[i] << "'";
     std::cout << (verified ? " (checked: a binary-only kernel_loader loads it)" : "") << "\n";
   }
+}
+
+int build_file(const arguments& args, const request& r) {
+  const std::vector<anycl::device> devices = pick_devices(args, false);
+  check_devices(args, r, devices);
+  const source_place place = place_of(r.file);
+  written_files written;
+  bool verified = true;  // every binary was read back through a binary-only loader
+  for (const auto& group : by_platform(devices)) {
+    anycl::context ctx(group);
+    anycl::kernel_loader loader(ctx, source_loader(place.search_path));
+    const fs::path out_dir = output_folder(loader, r, place);
+    anycl::program prog = loader.load(place.name, r.options);
+    create_kernels(prog);
+    write_binaries(args, r, prog, group, out_dir, written);
+    verified = verify_binaries(ctx, r, group, out_dir, place) && verified;
+  }
+  print_written(written, verified);
   return 0;
 }
 
@@ -241,12 +268,11 @@ struct check_row {
   bool ok = false;
 };
 
-int check_folder(const arguments& args, const request& r) {
-  const fs::path dir = args.value("check");
+// Every .cl file below DIR, sorted; headers meant for #include only are .h and not built alone.
+std::vector<std::string> cl_files(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw std::runtime_error("--check " + dir.string() + ": no such folder");
-  // Every .cl file below DIR, sorted; headers meant for #include only are .h and not built alone.
   std::vector<std::string> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
        it.increment(ec))
@@ -257,12 +283,16 @@ int check_folder(const arguments& args, const request& r) {
     throw std::runtime_error("--check " + dir.string() +
                              ": no .cl files there (headers meant for #include are .h)");
   std::sort(files.begin(), files.end());
+  return files;
+}
 
-  // One loader per device, so that each line's ok/FAILED is that device's own: a build for all
-  // the devices of a platform fails as one. DIR is the search path, as cl_kernels/ is the
-  // library's: `#include "anycl/x.h"` resolves as it will at run time.
-  const bool json = args.has("json");
-  std::vector<std::pair<anycl::device, anycl::kernel_loader>> targets;
+using check_target = std::pair<anycl::device, anycl::kernel_loader>;
+
+// One loader per device, so that each line's ok/FAILED is that device's own: a build for all the
+// devices of a platform fails as one. DIR is the search path, as cl_kernels/ is the library's:
+// `#include "anycl/x.h"` resolves as it will at run time.
+std::vector<check_target> check_targets(const arguments& args, const fs::path& dir) {
+  std::vector<check_target> targets;
   for (const anycl::device& d : pick_devices(args, true)) {
     if (!d.compiler_available()) {
       std::cerr << "anycl-build: skipping '" << d.name()
@@ -273,22 +303,48 @@ int check_folder(const arguments& args, const request& r) {
     targets.emplace_back(d, anycl::kernel_loader(anycl::context(d), source_loader({dir.string()})));
   }
   if (targets.empty()) throw std::runtime_error("--check: no selected device has a compiler");
+  return targets;
+}
+
+// Builds `file` for one device and creates its kernels; the row says how it went.
+check_row check_one(const fs::path& dir, const std::string& file, check_target& target,
+                    const request& r) {
+  auto& [dev, loader] = target;
+  check_row row{(dir / file).string(), dev.name(), "", false};
+  try {
+    anycl::program prog = loader.load(file, r.options);
+    create_kernels(prog);
+    row.ok = true;
+    row.log = trimmed_log(prog, dev);
+  } catch (const anycl::build_error& e) {
+    for (const auto& l : e.logs()) row.log += (row.log.empty() ? "" : "\n") + l.log;
+    if (row.log.empty()) row.log = e.what();
+  } catch (const std::exception& e) {  // a missing #include, an unreadable file, ...
+    row.log = e.what();
+  }
+  return row;
+}
+
+void print_check_json(const std::vector<check_row>& rows) {
+  std::cout << "[";
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    std::cout << (i ? ",\n " : "") << "{\"file\": " << json_string(rows[i].file)
+              << ", \"device\": " << json_string(rows[i].device)
+              << ", \"ok\": " << (rows[i].ok ? "true" : "false")
+              << ", \"log\": " << json_string(rows[i].log) << "}";
+  std::cout << "]\n";
+}
+
+int check_folder(const arguments& args, const request& r) {
+  const fs::path dir = args.value("check");
+  const std::vector<std::string> files = cl_files(dir);
+  const bool json = args.has("json");
+  std::vector<check_target> targets = check_targets(args, dir);
 
   std::vector<check_row> rows;
   for (const std::string& file : files) {
-    for (auto& [dev, loader] : targets) {
-      check_row row{(dir / file).string(), dev.name(), "", false};
-      try {
-        anycl::program prog = loader.load(file, r.options);
-        create_kernels(prog);
-        row.ok = true;
-        row.log = trimmed_log(prog, dev);
-      } catch (const anycl::build_error& e) {
-        for (const auto& l : e.logs()) row.log += (row.log.empty() ? "" : "\n") + l.log;
-        if (row.log.empty()) row.log = e.what();
-      } catch (const std::exception& e) {  // a missing #include, an unreadable file, ...
-        row.log = e.what();
-      }
+    for (check_target& target : targets) {
+      check_row row = check_one(dir, file, target, r);
       if (!json) {
         std::cout << (row.ok ? "ok" : "FAILED") << ": " << row.file << " on '" << row.device
                   << "'\n";
@@ -301,13 +357,7 @@ int check_folder(const arguments& args, const request& r) {
   const auto failed = static_cast<std::size_t>(
       std::count_if(rows.begin(), rows.end(), [](const check_row& c) { return !c.ok; }));
   if (json) {
-    std::cout << "[";
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      std::cout << (i ? ",\n " : "") << "{\"file\": " << json_string(rows[i].file)
-                << ", \"device\": " << json_string(rows[i].device)
-                << ", \"ok\": " << (rows[i].ok ? "true" : "false")
-                << ", \"log\": " << json_string(rows[i].log) << "}";
-    std::cout << "]\n";
+    print_check_json(rows);
   } else {
     std::cout << "checked " << files.size() << " file" << (files.size() == 1 ? "" : "s") << " on "
               << targets.size() << " device" << (targets.size() == 1 ? "" : "s") << ": "

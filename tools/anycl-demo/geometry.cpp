@@ -129,28 +129,40 @@ int host_kmeans(const std::vector<cl_float2>& pts, std::vector<point>& centres,
   return max_iterations;
 }
 
-}  // namespace
+constexpr std::size_t kmeans_k = 8;
+constexpr int kmeans_max_iterations = 30;
+constexpr double kmeans_spread = 0.5;  // standard deviation of the points around their centre
 
-row kmeans(const setup& s) {
-  const std::size_t n = s.n, k = 8;
-  const int max_iterations = 30;
-  const double spread = 0.5, pi = std::acos(-1.0);
-  // The true centres on a circle of radius 6; point i is drawn around centre i % k.
+/// The true centres, on a circle of radius 6.
+std::vector<point> true_centres() {
+  const double pi = std::acos(-1.0);
+  const std::size_t k = kmeans_k;
   std::vector<point> truth(k);
   for (std::size_t c = 0; c < k; ++c)
     truth[c] = {6 * std::cos(2 * pi * double(c) / k), 6 * std::sin(2 * pi * double(c) / k)};
-  std::mt19937 rng(s.seed + 1);
-  std::normal_distribution<float> noise(0.0f, static_cast<float>(spread));
+  return truth;
+}
+
+/// `n` points, point i drawn around centre i % k.
+std::vector<cl_float2> cluster_points(const std::vector<point>& truth, std::size_t n,
+                                      unsigned seed) {
+  const std::size_t k = truth.size();
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> noise(0.0f, static_cast<float>(kmeans_spread));
   std::vector<cl_float2> pts(n);
   for (std::size_t i = 0; i < n; ++i)
     pts[i] = {{static_cast<float>(truth[i % k][0]) + noise(rng),
                static_cast<float>(truth[i % k][1]) + noise(rng)}};
-  // Initial centres: farthest-first traversal of the first 1000 points, from point 0.
+  return pts;
+}
+
+/// Initial centres: farthest-first traversal of the first 1000 points, from point 0.
+std::vector<point> farthest_first(const std::vector<cl_float2>& pts, std::size_t k) {
   std::vector<point> init{{pts[0].s[0], pts[0].s[1]}};
   while (init.size() < k) {
     point far{};
     double far_d = -1;
-    for (std::size_t i = 0; i < std::min<std::size_t>(n, 1000); ++i) {
+    for (std::size_t i = 0; i < std::min<std::size_t>(pts.size(), 1000); ++i) {
       const point p{pts[i].s[0], pts[i].s[1]};
       double d = std::numeric_limits<double>::infinity();
       for (const point& c : init) d = std::min(d, distance2(p, c));
@@ -158,8 +170,37 @@ row kmeans(const setup& s) {
     }
     init.push_back(far);
   }
+  return init;
+}
 
-  // The device: the assignment kernel, then the host adds its partial sums into new centres.
+/// Adds the work-groups' partials (x sum, y sum, count, changes per centre) and moves each
+/// centre with points to their mean; returns the number of points that changed centre.
+double move_centres(const std::vector<cl_float4>& parts, std::size_t groups,
+                    std::vector<point>& centres) {
+  const std::size_t k = centres.size();
+  std::vector<std::array<double, 4>> sum(k, {0, 0, 0, 0});
+  for (std::size_t g = 0; g < groups; ++g)
+    for (std::size_t c = 0; c < k; ++c)
+      for (int j = 0; j < 4; ++j) sum[c][static_cast<std::size_t>(j)] += parts[g * k + c].s[j];
+  double changes = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    if (sum[c][2] > 0) centres[c] = {sum[c][0] / sum[c][2], sum[c][1] / sum[c][2]};
+    changes += sum[c][3];
+  }
+  return changes;
+}
+
+struct device_clusters {
+  std::vector<point> centres;
+  std::vector<cl_uint> assign;
+  double device_ms = 0;  // the kernels' time, all iterations
+  int iterations = 0;
+};
+
+/// The device: the assignment kernel, then the host adds its partial sums into new centres.
+device_clusters device_kmeans(const setup& s, const std::vector<cl_float2>& pts,
+                              const std::vector<point>& init) {
+  const std::size_t n = pts.size(), k = init.size();
   const std::size_t groups = std::min<std::size_t>(n, 4096);
   auto pb = anycl::buffer::from(s.ctx, pts, anycl::memory_access::read_only);
   anycl::buffer cb(s.ctx, k * sizeof(cl_float2));
@@ -171,47 +212,32 @@ row kmeans(const setup& s) {
       s.prog.function<cl_uint, cl_uint, anycl::buffer_view<const cl_float2>,
                       anycl::buffer_view<const cl_float2>, anycl::buffer_view<cl_uint>,
                       anycl::buffer_view<cl_float4>>("anycl_kmeans_assign");
-  std::vector<point> centres = init;
-  double device_ms = 0;
-  int iterations = 0;
-  for (int it = 1; it <= max_iterations; ++it) {
+  device_clusters d;
+  d.centres = init;
+  for (int it = 1; it <= kmeans_max_iterations; ++it) {
     std::vector<cl_float2> cf(k);
     for (std::size_t c = 0; c < k; ++c)
-      cf[c] = {{static_cast<float>(centres[c][0]), static_cast<float>(centres[c][1])}};
+      cf[c] = {{static_cast<float>(d.centres[c][0]), static_cast<float>(d.centres[c][1])}};
     s.queue.write(anycl::buffer_view<cl_float2>(cb), cf);
     anycl::event e = assign_step(s.queue, anycl::nd_range{groups}, static_cast<cl_uint>(n),
                                  static_cast<cl_uint>(k), pb, cb, ab, partial);
     const std::vector<cl_float4> parts = s.queue.read(anycl::buffer_view<cl_float4>(partial), {e});
-    device_ms += ms(e);
-    std::vector<std::array<double, 4>> sum(k, {0, 0, 0, 0});
-    for (std::size_t g = 0; g < groups; ++g)
-      for (std::size_t c = 0; c < k; ++c)
-        for (int j = 0; j < 4; ++j) sum[c][static_cast<std::size_t>(j)] += parts[g * k + c].s[j];
-    double changes = 0;
-    for (std::size_t c = 0; c < k; ++c) {
-      if (sum[c][2] > 0) centres[c] = {sum[c][0] / sum[c][2], sum[c][1] / sum[c][2]};
-      changes += sum[c][3];
-    }
-    iterations = it;
+    d.device_ms += ms(e);
+    const double changes = move_centres(parts, groups, d.centres);
+    d.iterations = it;
     if (changes == 0) break;
   }
-  const std::vector<cl_uint> dev_assign = s.queue.read(anycl::buffer_view<cl_uint>(ab));
+  d.assign = s.queue.read(anycl::buffer_view<cl_uint>(ab));
+  return d;
+}
 
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<point> host_centres = init;
-  std::vector<std::uint32_t> host_assign;
-  host_kmeans(pts, host_centres, host_assign, max_iterations);
-  const double host = ms_since(t0);
-
-  // Device against host: the same centres (within float rounding) and the same assignments but
-  // for points so near a boundary that rounding decides; host centres against the truth: within
-  // six standard errors of a cluster's mean, plus a little for the clusters' overlap.
-  std::size_t differ = 0;
-  for (std::size_t i = 0; i < n; ++i) differ += dev_assign[i] != host_assign[i];
-  double centre_err = 0, truth_err = 0;
+/// The largest distance between a found centre and the nearest true one, and between a true
+/// centre and the nearest found one (both ways, so that two centres found near one true centre
+/// fail the check).
+double truth_error(const std::vector<point>& truth, const std::vector<point>& centres) {
+  const std::size_t k = truth.size();
+  double truth_err = 0;
   for (std::size_t c = 0; c < k; ++c) {
-    centre_err = std::max(centre_err, std::sqrt(distance2(centres[c], host_centres[c])));
-    // Both ways, so that two centres found near one true centre fail the check.
     double to_truth = std::numeric_limits<double>::infinity(), to_found = to_truth;
     for (std::size_t j = 0; j < k; ++j) {
       to_truth = std::min(to_truth, std::sqrt(distance2(truth[j], centres[c])));
@@ -219,14 +245,41 @@ row kmeans(const setup& s) {
     }
     truth_err = std::max({truth_err, to_truth, to_found});
   }
-  const double truth_tol = 6 * spread / std::sqrt(double(n) / k) + 0.01;
+  return truth_err;
+}
+
+}  // namespace
+
+row kmeans(const setup& s) {
+  const std::size_t n = s.n, k = kmeans_k;
+  const std::vector<point> truth = true_centres();
+  const std::vector<cl_float2> pts = cluster_points(truth, n, s.seed + 1);
+  const std::vector<point> init = farthest_first(pts, k);
+  const device_clusters d = device_kmeans(s, pts, init);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<point> host_centres = init;
+  std::vector<std::uint32_t> host_assign;
+  host_kmeans(pts, host_centres, host_assign, kmeans_max_iterations);
+  const double host = ms_since(t0);
+
+  // Device against host: the same centres (within float rounding) and the same assignments but
+  // for points so near a boundary that rounding decides; host centres against the truth: within
+  // six standard errors of a cluster's mean, plus a little for the clusters' overlap.
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < n; ++i) differ += d.assign[i] != host_assign[i];
+  double centre_err = 0;
+  for (std::size_t c = 0; c < k; ++c)
+    centre_err = std::max(centre_err, std::sqrt(distance2(d.centres[c], host_centres[c])));
+  const double truth_err = truth_error(truth, d.centres);
+  const double truth_tol = 6 * kmeans_spread / std::sqrt(double(n) / k) + 0.01;
   const bool ok =
       centre_err <= 1e-4 && double(differ) <= 1e-4 * double(n) + 1 && truth_err <= truth_tol;
   char check[160];
   std::snprintf(check, sizeof check,
                 "%d iterations, %zu assignments differ, centres %.1e from host, %.3f from truth",
-                iterations, differ, centre_err, truth_err);
-  return {"kmeans", std::to_string(n) + " points, k=8", device_ms, host, check, ok};
+                d.iterations, differ, centre_err, truth_err);
+  return {"kmeans", std::to_string(n) + " points, k=8", d.device_ms, host, check, ok};
 }
 
 }  // namespace demo

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -73,61 +74,59 @@ std::string child_result::describe(std::chrono::seconds limit) const {
   return "exit code " + std::to_string(exit_code);
 }
 
-child_result run_self(const std::vector<std::string>& args, std::chrono::seconds limit) {
+namespace {
+
+/// Starts this executable again with `args`: stdin from /dev/null, stdout and stderr on the
+/// pipe's write end `out_fd`.
+pid_t spawn_self(const std::vector<std::string>& args, int out_fd) {
   std::vector<std::string> arg_copy = args;
   std::vector<char*> argv;
   for (auto& a : arg_copy) argv.push_back(a.data());
   argv.push_back(nullptr);
-
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw std::system_error(errno, std::generic_category(), "pipe for a child process");
   pid_t pid = 0;
-  int rc = 0;
-  {
-    file_actions actions;
-    ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    ::posix_spawn_file_actions_adddup2(actions.get(), fds[1], STDOUT_FILENO);
-    ::posix_spawn_file_actions_adddup2(actions.get(), fds[1], STDERR_FILENO);
-    rc = ::posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);
-  }
-  ::close(fds[1]);
-  if (rc != 0) {
-    ::close(fds[0]);
-    throw std::system_error(rc, std::generic_category(), "starting a child process");
-  }
+  file_actions actions;
+  ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  ::posix_spawn_file_actions_adddup2(actions.get(), out_fd, STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(actions.get(), out_fd, STDERR_FILENO);
+  const int rc =
+      ::posix_spawn(&pid, "/proc/self/exe", actions.get(), nullptr, argv.data(), environ);
+  if (rc != 0) throw std::system_error(rc, std::generic_category(), "starting a child process");
+  return pid;
+}
 
-  child_result r;
-  const auto deadline = clock_type::now() + limit;
-  // Read until end of file; output past the limit is read and dropped so the child never blocks.
+/// Reads `fd` into r.output until end of file; output past the limit is read and dropped so the
+/// child never blocks. Sets r.timed_out if the deadline comes first.
+void read_output(int fd, clock_type::time_point deadline, child_result& r) {
   for (;;) {
     const int wait_ms = milliseconds_left(deadline);
     if (wait_ms == 0) {
       r.timed_out = true;
-      break;
+      return;
     }
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{fd, POLLIN, 0};
     const int n = ::poll(&p, 1, wait_ms);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;      // cannot wait on the pipe: collect the child as it is
+    if (n < 0) return;     // cannot wait on the pipe: collect the child as it is
     if (n == 0) continue;  // the time limit: checked at the top
     char buf[4096];
-    const ssize_t got = ::read(fds[0], buf, sizeof buf);
+    const ssize_t got = ::read(fd, buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
+    if (got <= 0) return;
     if (r.output.size() < output_limit)
       r.output.append(buf, std::min(static_cast<std::size_t>(got), output_limit - r.output.size()));
   }
-  ::close(fds[0]);
+}
 
-  // The child closed its output; it may still be exiting, or hang after closing it.
+/// Waits for the child, killing it if it runs past the deadline (r.timed_out); its wait status,
+/// or none if it is not our child any more.
+std::optional<int> reap(pid_t pid, clock_type::time_point deadline, child_result& r) {
   if (r.timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   for (;;) {
     const pid_t w = ::waitpid(pid, &status, r.timed_out ? 0 : WNOHANG);
-    if (w == pid) break;
+    if (w == pid) return status;
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return r;  // not our child any more: nothing to report
+    if (w < 0) return std::nullopt;
     if (milliseconds_left(deadline) == 0) {
       r.timed_out = true;
       ::kill(pid, SIGKILL);  // then reaped by the blocking wait above
@@ -135,9 +134,35 @@ child_result run_self(const std::vector<std::string>& args, std::chrono::seconds
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+}  // namespace
+
+child_result run_self(const std::vector<std::string>& args, std::chrono::seconds limit) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe for a child process");
+  pid_t pid = 0;
+  try {
+    pid = spawn_self(args, fds[1]);
+  } catch (...) {
+    ::close(fds[1]);
+    ::close(fds[0]);
+    throw;
+  }
+  ::close(fds[1]);
+
+  child_result r;
+  const auto deadline = clock_type::now() + limit;
+  read_output(fds[0], deadline, r);
+  ::close(fds[0]);
+
+  // The child closed its output; it may still be exiting, or hang after closing it.
+  const std::optional<int> status = reap(pid, deadline, r);
+  if (!status) return r;  // not our child any more: nothing to report
   if (r.timed_out) return r;
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (WIFEXITED(*status)) r.exit_code = WEXITSTATUS(*status);
+  if (WIFSIGNALED(*status)) r.signal = WTERMSIG(*status);
   return r;
 }
 

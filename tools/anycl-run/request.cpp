@@ -38,59 +38,63 @@ cli run_cli() {
   return c;
 }
 
-// FILE, KERNEL and ARGs in order; -D and -I are short options the shared parser leaves among the
-// positional arguments, read here in the joined (-DNAME) and the separate (-D NAME) form.
+namespace {
+
+// -D and -I are short options the shared parser leaves among the positional arguments, read here
+// in the joined (-DNAME) and the separate (-D NAME) form into `options`; returns the other words
+// (FILE, KERNEL and ARGs) in order.
+std::vector<std::string> read_short_options(const std::vector<std::string>& pos,
+                                            build_options& options) {
+  return split_short_options(pos, "DI", [&options](char letter, const std::string& value) {
+    if (letter == 'I') {
+      options.include_dir(value);
+    } else if (const std::size_t eq = value.find('='); eq == std::string::npos) {
+      options.define(value);
+    } else {
+      options.define(value.substr(0, eq), value.substr(eq + 1));
+    }
+  });
+}
+
+/// --global and --local: 1 to 3 sizes each, as many of one as of the other, the global size
+/// divisible by the local one.
+void read_geometry(const arguments& args, run_request& r) {
+  if (!args.has("global")) throw usage_error("--global is missing: the global size, e.g. 1024");
+  r.global = parse_sizes(args.value("global"), "--global");
+  if (!args.has("local")) return;
+  r.local = parse_sizes(args.value("local"), "--local");
+  if (r.local.size() != r.global.size())
+    throw usage_error("--local " + args.value("local") + " has " + std::to_string(r.local.size()) +
+                      " dimension(s), --global " + args.value("global") + " has " +
+                      std::to_string(r.global.size()) + "; give both the same number");
+  for (std::size_t d = 0; d < r.global.size(); ++d)
+    if (r.global[d] % r.local[d] != 0)
+      throw usage_error("--global " + args.value("global") + " is not divisible by --local " +
+                        args.value("local") + " (dimension " + std::to_string(d) + ": " +
+                        std::to_string(r.global[d]) + " % " + std::to_string(r.local[d]) + " = " +
+                        std::to_string(r.global[d] % r.local[d]) + ")");
+}
+
+/// FILE, KERNEL and the ARGs from the words after the short options.
+void read_words(const std::vector<std::string>& words, run_request& r) {
+  if (words.empty()) throw usage_error("no FILE.cl given");
+  if (words.size() < 2) throw usage_error("no KERNEL given after " + words[0]);
+  if (words[0].empty()) throw usage_error("FILE is empty: give the path of a .cl file");
+  if (words[1].empty()) throw usage_error("KERNEL is empty: give a kernel name of " + words[0]);
+  r.file = words[0];
+  r.kernel = words[1];
+  for (std::size_t i = 2; i < words.size(); ++i) r.args.push_back(parse_arg_spec(words[i]));
+}
+
+}  // namespace
+
 run_request parse_request(const arguments& args) {
   run_request r;
-  std::vector<std::string> words;
-  const std::vector<std::string>& pos = args.positional;
   try {
-    for (std::size_t i = 0; i < pos.size(); ++i) {
-      const std::string& arg = pos[i];
-      if (arg.size() < 2 || arg[0] != '-') {
-        words.push_back(arg);
-        continue;
-      }
-      const char letter = arg[1];
-      if (letter != 'D' && letter != 'I') throw usage_error("unknown option '" + arg + "'");
-      std::string value = arg.substr(2);
-      if (value.empty()) {
-        if (i + 1 >= pos.size()) throw usage_error(std::string("-") + letter + " needs a value");
-        value = pos[++i];
-      }
-      if (letter == 'I') {
-        r.options.include_dir(value);
-      } else if (const std::size_t eq = value.find('='); eq == std::string::npos) {
-        r.options.define(value);
-      } else {
-        r.options.define(value.substr(0, eq), value.substr(eq + 1));
-      }
-    }
+    const std::vector<std::string> words = read_short_options(args.positional, r.options);
     if (args.has("options")) r.options.flag(args.value("options"));
-    if (words.empty()) throw usage_error("no FILE.cl given");
-    if (words.size() < 2) throw usage_error("no KERNEL given after " + words[0]);
-    if (words[0].empty()) throw usage_error("FILE is empty: give the path of a .cl file");
-    if (words[1].empty()) throw usage_error("KERNEL is empty: give a kernel name of " + words[0]);
-    r.file = words[0];
-    r.kernel = words[1];
-    for (std::size_t i = 2; i < words.size(); ++i) r.args.push_back(parse_arg_spec(words[i]));
-
-    if (!args.has("global")) throw usage_error("--global is missing: the global size, e.g. 1024");
-    r.global = parse_sizes(args.value("global"), "--global");
-    if (args.has("local")) {
-      r.local = parse_sizes(args.value("local"), "--local");
-      if (r.local.size() != r.global.size())
-        throw usage_error("--local " + args.value("local") + " has " +
-                          std::to_string(r.local.size()) + " dimension(s), --global " +
-                          args.value("global") + " has " + std::to_string(r.global.size()) +
-                          "; give both the same number");
-      for (std::size_t d = 0; d < r.global.size(); ++d)
-        if (r.global[d] % r.local[d] != 0)
-          throw usage_error("--global " + args.value("global") + " is not divisible by --local " +
-                            args.value("local") + " (dimension " + std::to_string(d) + ": " +
-                            std::to_string(r.global[d]) + " % " + std::to_string(r.local[d]) +
-                            " = " + std::to_string(r.global[d] % r.local[d]) + ")");
-    }
+    read_words(words, r);
+    read_geometry(args, r);
   } catch (const std::invalid_argument& e) {  // a bad spec, size, macro name or flag
     throw usage_error(e.what());
   }

@@ -232,33 +232,30 @@ void write_output(const std::string& path, const std::vector<unsigned char>& byt
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace
-
-int run_kernel(const arguments& args, const run_request& r) {
-  for (const arg_spec& a : r.args) check_init_file(a);  // before the slow part: device and build
-
-  const anycl::device dev = tool_device(args);
-  const anycl::context ctx(dev);
-  anycl::queue_properties props;
-  props.profiling = true;
-  const anycl::command_queue q(ctx, dev, props);
-  const loaded_kernel lk = load_kernel(ctx, r);
-
+/// Throws, listing every problem, unless the arguments fit the kernel's parameters.
+void require_matching_arguments(const run_request& r, const loaded_kernel& lk) {
   const std::vector<std::string> problems = check_arguments(r.kernel, lk.params, r.args);
-  if (!problems.empty()) {
-    std::string msg;
-    for (const std::string& p : problems) msg += (msg.empty() ? "" : "\n") + p;
-    throw std::runtime_error(msg);
-  }
-  check_limits(dev, lk, r);
+  if (problems.empty()) return;
+  std::string msg;
+  for (const std::string& p : problems) msg += (msg.empty() ? "" : "\n") + p;
+  throw std::runtime_error(msg);
+}
 
-  // Buffers start from their INIT (out: zeros); every buffer is read-write, so a kernel that
-  // writes an in: buffer does no harm.
-  std::vector<anycl::buffer> buffers(r.args.size());
-  std::vector<detail::kernel_arg> kargs(r.args.size());
+/// The kernel's arguments and the buffers they point to (none for scalars and __local).
+struct bound_arguments {
+  std::vector<anycl::buffer> buffers;
+  std::vector<detail::kernel_arg> kargs;
+};
+
+// Buffers start from their INIT (out: zeros); every buffer is read-write, so a kernel that writes
+// an in: buffer does no harm.
+bound_arguments bind_arguments(const anycl::context& ctx, const run_request& r) {
+  bound_arguments b;
+  b.buffers.resize(r.args.size());
+  b.kargs.resize(r.args.size());
   for (std::size_t i = 0; i < r.args.size(); ++i) {
     const arg_spec& a = r.args[i];
-    detail::kernel_arg& k = kargs[i];
+    detail::kernel_arg& k = b.kargs[i];
     k.size = a.bytes();
     if (a.kind == arg_kind::scalar) {
       k.value = a.value.data();
@@ -266,24 +263,18 @@ int run_kernel(const arguments& args, const run_request& r) {
       k.k = detail::kernel_arg::kind::local;
     } else {
       const std::vector<unsigned char> init = initial_contents(a);
-      buffers[i] = anycl::buffer(ctx, init.data(), init.size());
+      b.buffers[i] = anycl::buffer(ctx, init.data(), init.size());
       k.k = detail::kernel_arg::kind::memory;
       k.size = sizeof(cl_mem);
-      k.mem = buffers[i].get();
+      k.mem = b.buffers[i].get();
     }
   }
+  return b;
+}
 
-  // enqueue_kernel checks the geometry and the __local total against the device and the kernel
-  // (work-group size, local memory) before the driver sees them.
-  const anycl::nd_range range(to_range(r.global), to_range(r.local));
-  const cache_write_guard wait_for_cache;
-  const anycl::event done =
-      detail::enqueue_kernel(lk.kernel, q, range, kargs.data(), kargs.size(), {});
-  done.wait();
-
-  result res;
-  res.device = dev.name();
-  res.time_ns = static_cast<std::int64_t>(done.duration().count());
+/// Reads every output buffer back and, with --out DIR, writes each to DIR/argI_NAME.bin.
+void read_outputs(const anycl::command_queue& q, const run_request& r, const loaded_kernel& lk,
+                  const std::vector<anycl::buffer>& buffers, result& res) {
   res.outputs.resize(r.args.size());
   res.paths.resize(r.args.size());
   if (!r.out_dir.empty()) {
@@ -302,6 +293,35 @@ int run_kernel(const arguments& args, const run_request& r) {
       write_output(res.paths[i], res.outputs[i]);
     }
   }
+}
+
+}  // namespace
+
+int run_kernel(const arguments& args, const run_request& r) {
+  for (const arg_spec& a : r.args) check_init_file(a);  // before the slow part: device and build
+
+  const anycl::device dev = tool_device(args);
+  const anycl::context ctx(dev);
+  anycl::queue_properties props;
+  props.profiling = true;
+  const anycl::command_queue q(ctx, dev, props);
+  const loaded_kernel lk = load_kernel(ctx, r);
+  require_matching_arguments(r, lk);
+  check_limits(dev, lk, r);
+  bound_arguments bound = bind_arguments(ctx, r);
+
+  // enqueue_kernel checks the geometry and the __local total against the device and the kernel
+  // (work-group size, local memory) before the driver sees them.
+  const anycl::nd_range range(to_range(r.global), to_range(r.local));
+  const cache_write_guard wait_for_cache;
+  const anycl::event done =
+      detail::enqueue_kernel(lk.kernel, q, range, bound.kargs.data(), bound.kargs.size(), {});
+  done.wait();
+
+  result res;
+  res.device = dev.name();
+  res.time_ns = static_cast<std::int64_t>(done.duration().count());
+  read_outputs(q, r, lk, bound.buffers, res);
   if (r.json) {
     print_json(r, lk, res);
   } else {

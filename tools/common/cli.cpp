@@ -120,6 +120,30 @@ int run_tool(const cli& c, int argc, char** argv,
   }
 }
 
+std::vector<std::string> split_short_options(
+    const std::vector<std::string>& positional, const std::string& letters,
+    const std::function<void(char letter, const std::string& value)>& option) {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < positional.size(); ++i) {
+    const std::string& arg = positional[i];
+    if (arg.size() < 2 || arg[0] != '-') {
+      words.push_back(arg);
+      continue;
+    }
+    const char letter = arg[1];
+    if (letters.find(letter) == std::string::npos)
+      throw usage_error("unknown option '" + arg + "'");
+    std::string value = arg.substr(2);
+    if (value.empty()) {
+      if (i + 1 >= positional.size())
+        throw usage_error(std::string("-") + letter + " needs a value");
+      value = positional[++i];
+    }
+    option(letter, value);
+  }
+  return words;
+}
+
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (unsigned char ch : s) {

@@ -64,6 +64,13 @@ anycl::device tool_device(const arguments& args);
 /// print the usage and exit 2.
 int run_tool(const cli& c, int argc, char** argv, const std::function<int(const arguments&)>& body);
 
+/// Splits positional arguments into short options and the other words (returned in order). An
+/// argument starting with '-' is -X VALUE or -XVALUE for a letter X in `letters`, handed to
+/// `option`; any other letter, or a missing value, is a usage_error.
+std::vector<std::string> split_short_options(
+    const std::vector<std::string>& positional, const std::string& letters,
+    const std::function<void(char letter, const std::string& value)>& option);
+
 /// `s` as a JSON string literal, quotes included.
 std::string json_string(const std::string& s);
 
