@@ -19,8 +19,8 @@
 #include <system_error>
 #include <thread>
 
-#include "cache/digest.hpp"
 #include "anycl/platform.hpp"
+#include "cache/digest.hpp"
 #include "cache/disk_cache.hpp"
 #include "cache/entry.hpp"
 #include "cache/key.hpp"
