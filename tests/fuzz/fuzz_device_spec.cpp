@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "anycl/device_selector.hpp"
+#include "selection/inventory.hpp"
 
 namespace {
 
