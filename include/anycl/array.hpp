@@ -4,7 +4,6 @@
 #pragma once
 
 #include <array>
-#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -18,84 +17,9 @@
 #include "anycl/event.hpp"
 #include "anycl/export.hpp"
 #include "anycl/kernel.hpp"
+#include "anycl/scalar_type.hpp"
 
 namespace anycl {
-
-/// The real element types: the OpenCL C scalars char...ulong, float and double. Element-wise
-/// expressions, reductions, scans, sort and random numbers take these.
-template <class T>
-inline constexpr bool is_real_element_v =
-    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-/// The complex element types, held as OpenCL C float2/double2 (real part first, as
-/// std::complex lays them out): arrays of them store data for BLAS (anycl/blas.hpp) and FFT
-/// (anycl/fft.hpp) and support the storage operations, not expressions or the algorithms.
-template <class T>
-inline constexpr bool is_complex_element_v =
-    std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
-
-/// The element types of device arrays: the real ones and the complex ones.
-template <class T>
-inline constexpr bool is_array_element_v = is_real_element_v<T> || is_complex_element_v<T>;
-
-/// An array element type known at run time (c64 = std::complex<float>, c128 =
-/// std::complex<double>).
-enum class scalar_type : unsigned char {
-  i8,
-  i16,
-  i32,
-  i64,
-  u8,
-  u16,
-  u32,
-  u64,
-  f32,
-  f64,
-  c64,
-  c128
-};
-
-/// The scalar_type of T.
-template <class T>
-constexpr scalar_type scalar_type_of() noexcept {
-  static_assert(is_array_element_v<T>,
-                "AnyCL: array elements are int8_t...int64_t, uint8_t...uint64_t, float, double, "
-                "std::complex<float> or std::complex<double>");
-  if constexpr (std::is_same_v<T, std::complex<float>>)
-    return scalar_type::c64;
-  else if constexpr (std::is_same_v<T, std::complex<double>>)
-    return scalar_type::c128;
-  else if constexpr (std::is_same_v<T, float>)
-    return scalar_type::f32;
-  else if constexpr (std::is_same_v<T, double>)
-    return scalar_type::f64;
-  else if constexpr (std::is_signed_v<T>)
-    return sizeof(T) == 1   ? scalar_type::i8
-           : sizeof(T) == 2 ? scalar_type::i16
-           : sizeof(T) == 4 ? scalar_type::i32
-                            : scalar_type::i64;
-  else
-    return sizeof(T) == 1   ? scalar_type::u8
-           : sizeof(T) == 2 ? scalar_type::u16
-           : sizeof(T) == 4 ? scalar_type::u32
-                            : scalar_type::u64;
-}
-
-/// The OpenCL C name of a scalar type ("char", ..., "ulong", "float", "double"; "float2" and
-/// "double2" for the complex types).
-ANYCL_EXPORT const char* cl_type_name(scalar_type t) noexcept;
-/// Its size in bytes.
-ANYCL_EXPORT std::size_t size_of(scalar_type t) noexcept;
-/// True for f32 and f64.
-ANYCL_EXPORT bool is_floating(scalar_type t) noexcept;
-/// True for c64 and c128.
-ANYCL_EXPORT bool is_complex(scalar_type t) noexcept;
-/// True for i8...i64 (and the floating types).
-ANYCL_EXPORT bool is_signed(scalar_type t) noexcept;
 
 /// The extents of an array in row-major order (the last index varies fastest), 1 to 4
 /// dimensions, as numpy's shapes. A shape of one extent 0 is an empty 1-D array.
@@ -132,16 +56,20 @@ namespace detail {
 
 /// Where an array's elements are in its buffer: element (i0, i1, ...) is at
 /// offset + i0 * strides[0] + i1 * strides[1] + ..., in elements.
-struct ANYCL_EXPORT array_layout {
+struct array_layout {
   anycl::shape extents;
   std::array<std::size_t, shape::max_dims> strides{0, 0, 0, 0};
   std::size_t offset = 0;
   /// Row-major with no gaps (offset aside): element k is at offset + k.
-  bool contiguous() const noexcept;
-  /// The row-major, gap-free layout of `s` at offset 0.
-  static array_layout dense(const anycl::shape& s) noexcept;
-  /// One past the furthest element (0 when empty), for bounds checks.
-  std::size_t span() const noexcept;
+  bool contiguous() const noexcept {
+    std::size_t want = 1;
+    for (unsigned i = extents.dims(); i-- > 0;) {
+      if (extents[i] == 0) return true;
+      if (extents[i] != 1 && strides[i] != want) return false;
+      want *= extents[i];
+    }
+    return true;
+  }
 };
 
 /// What arrays sharing one buffer know about the commands using it.
@@ -224,38 +152,28 @@ ANYCL_EXPORT device_profile profile(const command_queue& queue);
 /// chunk (what keeps a CPU's cores and vector units busy); on a GPU many work-items, each a
 /// grid-stride loop so neighbouring work-items touch neighbouring elements (coalesced). Kernels
 /// walk it with ANYCL_FOR_EACH from cl_kernels/anycl/loop.h.
-struct ANYCL_EXPORT launch_plan {
+struct launch_plan {
   std::size_t global = 1;  ///< work-items
   std::size_t local = 1;   ///< work-group size
   std::size_t chunk = 1;   ///< elements per work-item (CPU); 1 on a GPU (stride = global)
   bool cpu = true;
-  nd_range range() const;
+  nd_range range() const { return nd_range(global, local); }
 };
-/// The plan for `n` elements of `elem_bytes` each on `queue`'s device.
-ANYCL_EXPORT launch_plan plan_launch(const command_queue& queue, std::size_t n,
-                                     std::size_t elem_bytes = 4);
+/// The plan for `n` elements of `elem_bytes` each on a device of profile `p`.
 ANYCL_EXPORT launch_plan plan_for(const device_profile& p, std::size_t n, std::size_t elem_bytes);
+/// The plan for `n` elements of `elem_bytes` each on `queue`'s device.
+inline launch_plan plan_launch(const command_queue& queue, std::size_t n,
+                               std::size_t elem_bytes = 4) {
+  return plan_for(profile(queue), n, elem_bytes);
+}
 /// Build options every AnyCL library kernel gets on `queue`'s device (device_profile::options).
-ANYCL_EXPORT build_options library_options(const command_queue& queue);
-/// library_options plus -DT=<OpenCL name of t>.
-ANYCL_EXPORT build_options typed_options(const command_queue& queue, scalar_type t);
-/// The kernel `name` of the shipped file `file` (e.g. "anycl/array.cl") built with `options` for
-/// `queue`'s context: loaded once per context through the kernel loader (memory and disk cache),
-/// then served from a per-context table.
-ANYCL_EXPORT kernel library_kernel(const command_queue& queue, const std::string& file,
-                                   const std::string& name, const build_options& options);
-/// The same for generated source text held in memory (expression kernels); `program_name` names
-/// it in messages.
+inline build_options library_options(const command_queue& queue) { return profile(queue).options; }
+/// The kernel `kernel_name` of generated source text held in memory (expression and user kernels)
+/// built with `options` for `queue`'s context, through the kernel loader (memory and disk cache)
+/// and a per-context table; `program_name` names it in messages.
 ANYCL_EXPORT kernel generated_kernel(const command_queue& queue, const std::string& source,
-                                     const std::string& program_name, const std::string& name,
-                                     const build_options& options);
-/// A by-value kernel argument of `bytes` bytes at `value` (a scalar whose type is known only at run
-/// time); `value` must stay valid until the launch returns.
-ANYCL_EXPORT kernel_arg raw_arg(const void* value, std::size_t bytes) noexcept;
-/// The extents and strides of a layout padded to 4 dimensions (leading extents 1, strides 0), as
-/// anycl_strided_index() in loop.h takes them.
-ANYCL_EXPORT cl_ulong4 padded_extents(const array_layout& l);
-ANYCL_EXPORT cl_ulong4 padded_strides(const array_layout& l);
+                                     const std::string& program_name,
+                                     const std::string& kernel_name, const build_options& options);
 
 }  // namespace detail
 

@@ -106,24 +106,6 @@ struct reduction_arg {
   alignas(8) unsigned char value[8] = {};
 };
 
-/// The scalar_type with the size and signedness of an arithmetic type (long long included).
-template <class A>
-constexpr scalar_type scalar_type_for() noexcept {
-  if constexpr (std::is_floating_point_v<A>) {
-    return sizeof(A) == 4 ? scalar_type::f32 : scalar_type::f64;
-  } else if constexpr (std::is_signed_v<A>) {
-    return sizeof(A) == 1   ? scalar_type::i8
-           : sizeof(A) == 2 ? scalar_type::i16
-           : sizeof(A) == 4 ? scalar_type::i32
-                            : scalar_type::i64;
-  } else {
-    return sizeof(A) == 1   ? scalar_type::u8
-           : sizeof(A) == 2 ? scalar_type::u16
-           : sizeof(A) == 4 ? scalar_type::u32
-                            : scalar_type::u64;
-  }
-}
-
 /// A parsed reduction_kernel: its parameters and the reduction_spec it runs.
 class ANYCL_EXPORT reduction_program {
  public:
@@ -333,7 +315,7 @@ class reduction_kernel {
     static_assert(std::is_arithmetic_v<A> && !std::is_same_v<A, bool>,
                   "AnyCL: reduction_kernel arguments are anycl::array<U> or arithmetic scalars");
     detail::reduction_arg r;
-    r.type = detail::scalar_type_for<A>();
+    r.type = scalar_type_for<A>();
     static_assert(sizeof(A) <= sizeof(r.value), "scalar too large");
     std::memcpy(r.value, &v, sizeof(A));
     return r;

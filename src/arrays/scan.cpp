@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "arrays/layout.hpp"
+#include "arrays/library_kernels.hpp"
+
 namespace anycl {
 
 scan_op::scan_op(std::string expression, std::string identity)
@@ -31,55 +34,16 @@ constexpr std::size_t max_streams = 512;
 // Elements per block, in bytes: a few MiB stay in the last-level cache between the two passes.
 constexpr std::size_t block_bytes = std::size_t{4} << 20;
 
-const char* largest(scalar_type t) {
-  switch (t) {
-    case scalar_type::i8:
-      return "CHAR_MAX";
-    case scalar_type::i16:
-      return "SHRT_MAX";
-    case scalar_type::i32:
-      return "INT_MAX";
-    case scalar_type::i64:
-      return "LONG_MAX";
-    case scalar_type::u8:
-      return "UCHAR_MAX";
-    case scalar_type::u16:
-      return "USHRT_MAX";
-    case scalar_type::u32:
-      return "UINT_MAX";
-    case scalar_type::u64:
-      return "ULONG_MAX";
-    default:
-      return "INFINITY";
-  }
-}
-
-const char* lowest(scalar_type t) {
-  switch (t) {
-    case scalar_type::i8:
-      return "CHAR_MIN";
-    case scalar_type::i16:
-      return "SHRT_MIN";
-    case scalar_type::i32:
-      return "INT_MIN";
-    case scalar_type::i64:
-      return "LONG_MIN";
-    case scalar_type::f32:
-    case scalar_type::f64:
-      return "-INFINITY";
-    default:
-      return "0";
-  }
-}
-
 kernel scan_kernel(const command_queue& q, scalar_type t, const scan_op& op,
                    const std::string& name) {
   build_options o = typed_options(q, t);
   if (op.is_builtin()) {
     const int b = static_cast<int>(op.builtin());
     o.define("ANYCL_SCAN_BUILTIN", std::to_string(b));
-    if (op.builtin() == scan_operator::min) o.define("ANYCL_SCAN_IDENTITY", largest(t));
-    if (op.builtin() == scan_operator::max) o.define("ANYCL_SCAN_IDENTITY", lowest(t));
+    if (op.builtin() == scan_operator::min)
+      o.define("ANYCL_SCAN_IDENTITY", scalar_info(t).cl_highest);
+    if (op.builtin() == scan_operator::max)
+      o.define("ANYCL_SCAN_IDENTITY", scalar_info(t).cl_lowest);
     return library_kernel(q, "anycl/scan.cl", name, o);
   }
   const std::string source = "#define ANYCL_SCAN_OP(a, b) (" + op.expression() +

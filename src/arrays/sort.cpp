@@ -9,23 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "arrays/layout.hpp"
+#include "arrays/library_kernels.hpp"
+
 namespace anycl {
 namespace detail {
 namespace {
 
-const char* unsigned_name(std::size_t bytes) {
-  switch (bytes) {
-    case 1:
-      return "uchar";
-    case 2:
-      return "ushort";
-    case 4:
-      return "uint";
-    case 16:
-      return "ulong2";  // std::complex<double> values
-    default:
-      return "ulong";
-  }
+// The OpenCL C unsigned type of `bytes` bytes, which moves keys and values as bits (ulong2 for
+// the 16 bytes of std::complex<double>).
+const char* bits_type(std::size_t bytes) {
+  if (bytes == 16) return "ulong2";
+  for (const scalar_type_info& r : scalar_types)
+    if (r.kind == scalar_kind::unsigned_integer && r.size == bytes) return r.cl_name;
+  return "ulong";
 }
 
 // Where a pass reads or writes: a buffer and an element offset.
@@ -49,7 +46,7 @@ struct job {
 build_options key_options(const command_queue& q, scalar_type t) {
   build_options o = library_options(q);
   o.define("K", cl_type_name(t));
-  o.define("KU", unsigned_name(size_of(t)));
+  o.define("KU", bits_type(size_of(t)));
   o.define("ANYCL_KEY_KIND", is_floating(t) ? "2" : is_signed(t) ? "1" : "0");
   return o;
 }
@@ -125,7 +122,7 @@ event run(const job& j) {
   array_core hist(q, scalar_type::u32, anycl::shape(chunks * 256));
   kernel count = library_kernel(q, "anycl/sort.cl", "anycl_sort_count", ko);
   build_options so = ko;
-  if (j.values) so.define("V", unsigned_name(vs));
+  if (j.values) so.define("V", bits_type(vs));
   kernel scatter = library_kernel(q, "anycl/sort.cl", "anycl_sort_scatter", so);
   kernel scatter_first = scatter;
   if (j.positions) {

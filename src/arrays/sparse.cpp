@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "arrays/layout.hpp"
+#include "arrays/library_kernels.hpp"
+
 namespace anycl {
 
 namespace {

@@ -29,12 +29,12 @@ using namespace anycl::tools;
 }
 
 bool is_nan(const element_type& t, const unsigned char* p) {
-  if (t.scalar == scalar_type::float_) {
+  if (t.scalar == scalar_type::f32) {
     float f;
     std::memcpy(&f, p, sizeof f);
     return std::isnan(f);
   }
-  if (t.scalar == scalar_type::double_) {
+  if (t.scalar == scalar_type::f64) {
     double d;
     std::memcpy(&d, p, sizeof d);
     return std::isnan(d);

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 
 namespace anycl::tools {
 
@@ -20,47 +21,10 @@ namespace {
 
 // --- types ---
 
-struct scalar_entry {
-  const char* name;
-  scalar_type type;
-};
-constexpr std::array<scalar_entry, 10> scalar_names{{{"char", scalar_type::char_},
-                                                     {"uchar", scalar_type::uchar},
-                                                     {"short", scalar_type::short_},
-                                                     {"ushort", scalar_type::ushort},
-                                                     {"int", scalar_type::int_},
-                                                     {"uint", scalar_type::uint},
-                                                     {"long", scalar_type::long_},
-                                                     {"ulong", scalar_type::ulong},
-                                                     {"float", scalar_type::float_},
-                                                     {"double", scalar_type::double_}}};
-
 // Calls f with a value of the host type that has `s`'s size and representation.
 template <class F>
 decltype(auto) with_scalar(scalar_type s, F&& f) {
-  switch (s) {
-    case scalar_type::char_:
-      return f(std::int8_t{});
-    case scalar_type::uchar:
-      return f(std::uint8_t{});
-    case scalar_type::short_:
-      return f(std::int16_t{});
-    case scalar_type::ushort:
-      return f(std::uint16_t{});
-    case scalar_type::int_:
-      return f(std::int32_t{});
-    case scalar_type::uint:
-      return f(std::uint32_t{});
-    case scalar_type::long_:
-      return f(std::int64_t{});
-    case scalar_type::ulong:
-      return f(std::uint64_t{});
-    case scalar_type::float_:
-      return f(float{});
-    case scalar_type::double_:
-      break;
-  }
-  return f(double{});
+  return anycl::detail::with_real_type(s, std::forward<F>(f));
 }
 
 template <class T>
@@ -69,9 +33,8 @@ void store(const T& v, unsigned char* out) {
 }
 
 std::string type_list() {
-  std::string s;
-  for (const auto& e : scalar_names) s += (s.empty() ? "" : ", ") + std::string(e.name);
-  return s + ", and vectors of them such as float4 (2, 3, 4, 8 or 16 components)";
+  return anycl::real_type_names() +
+         ", and vectors of them such as float4 (2, 3, 4, 8 or 16 components)";
 }
 
 // --- numbers ---
@@ -155,7 +118,7 @@ std::vector<unsigned char> parse_element(const element_type& type, std::string_v
                                 std::to_string(parts.size()) + " ('" + std::string(text) + "')");
   }
   std::vector<unsigned char> bytes(type.size(), 0);
-  const std::string name = scalar_names[static_cast<std::size_t>(type.scalar)].name;
+  const std::string name = cl_type_name(type.scalar);
   for (unsigned c = 0; c < type.width; ++c) {
     const std::string_view part = parts.size() == 1 ? parts[0] : parts[c];
     with_scalar(type.scalar, [&](auto tag) {
@@ -340,12 +303,10 @@ const char* kind_name(arg_kind k) noexcept {
   return "scalar";
 }
 
-std::size_t element_type::scalar_size() const noexcept {
-  return with_scalar(scalar, [](auto tag) { return sizeof(tag); });
-}
+std::size_t element_type::scalar_size() const noexcept { return size_of(scalar); }
 
 std::string element_type::name() const {
-  std::string n = scalar_names[static_cast<std::size_t>(scalar)].name;
+  std::string n = cl_type_name(scalar);
   return width == 1 ? n : n + std::to_string(width);
 }
 
@@ -355,10 +316,9 @@ element_type parse_element_type(std::string_view name) {
   if (base == "half")
     throw std::invalid_argument("type '" + std::string(name) +
                                 "' is not supported (the host has no half type); use float");
-  for (const auto& e : scalar_names) {
-    if (base != e.name) continue;
+  if (const anycl::scalar_type_info* e = anycl::find_real_type(base)) {
     element_type t;
-    t.scalar = e.type;
+    t.scalar = e->type;
     if (width.empty()) return t;
     if (width == "2" || width == "3" || width == "4" || width == "8" || width == "16") {
       t.width = static_cast<unsigned>(std::stoul(std::string(width)));

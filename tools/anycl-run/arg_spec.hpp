@@ -12,26 +12,17 @@
 #include <vector>
 
 #include "anycl/kernel.hpp"
+#include "anycl/scalar_type.hpp"
 
 namespace anycl::tools {
 
-/// The OpenCL C scalar types a spec may name (half is left out: the host has no half type).
-enum class scalar_type : unsigned char {
-  char_,
-  uchar,
-  short_,
-  ushort,
-  int_,
-  uint,
-  long_,
-  ulong,
-  float_,
-  double_
-};
+/// The OpenCL C scalar types a spec may name: the real types of the library's table (half is left
+/// out: the host has no half type).
+using anycl::scalar_type;
 
 /// A scalar or vector type of OpenCL C: `float`, `uint2`, `float3`, `char16`.
 struct element_type {
-  scalar_type scalar = scalar_type::int_;
+  scalar_type scalar = scalar_type::i32;
   unsigned width = 1;  ///< 1 (a scalar), 2, 3, 4, 8 or 16
 
   std::size_t scalar_size() const noexcept;

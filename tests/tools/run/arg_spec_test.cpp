@@ -92,7 +92,7 @@ TEST_CASE("arg_spec: type names, vector widths and sizes", "[unit][arg_spec]") {
   CHECK(parse_element_type("char").size() == 1);
   CHECK(parse_element_type("ulong").size() == 8);
   const element_type u2 = parse_element_type("uint2");
-  CHECK(u2.scalar == scalar_type::uint);
+  CHECK(u2.scalar == scalar_type::u32);
   CHECK(u2.width == 2);
   CHECK(u2.size() == 8);
   CHECK(u2.name() == "uint2");

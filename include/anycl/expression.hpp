@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: Apache-2.0
+// Element-wise expressions over device arrays, fused into one generated kernel per expression
+// shape.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "anycl/array.hpp"
+#include "anycl/export.hpp"
+
+// Expressions
+// -----------
+// Arithmetic (+ - * / %, unary -), comparisons (< <= > >= == !=), logic (&& || !), where(c, a, b),
+// math functions (sin cos tan exp exp2 log log2 log10 sqrt rsqrt pow abs floor ceil round tanh,
+// binary min max, fma) and cast<U>(e) over array<T> and scalars build an expression; nothing runs
+// until it is assigned to an array (`y = 2.0f * x + sin(y);`), used to construct one, or passed to
+// eval(). The whole expression then runs as ONE generated kernel, with no temporaries. The kernel
+// depends only on the expression's shape (its tree, element types and which array operands are
+// strided views): scalar values are kernel arguments, so `y = a * x + b` with new a, b (or new
+// arrays of the same kinds) reuses the kernel built the first time (in memory and on disk).
+//
+// Types: every array and sub-expression in one expression has the same element type (a mismatch
+// is a compile-time error; convert with cast<U>(e)). Scalars take the element type of the
+// expression next to them (`x * 2` with x an array<float> multiplies by 2.0f); an integer scalar
+// that does not fit that type throws std::invalid_argument, and a floating-point scalar next to an
+// integer expression is a compile-time error (it would be truncated). Comparisons, && || and !
+// give int32_t 0 or 1, as OpenCL C's scalar comparisons do: `where(x > 0.5f, x, 0.0f)` works, and
+// `cast<float>(x > 0.5f) * x` turns a mask into a factor. % on floating types is fmod; integer /
+// and % by zero are undefined, as in OpenCL C. abs of a signed integer wraps for the minimum
+// value; min/max on floating types are fmin/fmax. The math functions need a floating type.
+//
+// Shapes: every array operand has the destination's shape (no broadcasting), else
+// std::invalid_argument naming both shapes; arrays of different contexts are refused the same way.
+// Operands and destinations may be strided views. `x = x + x` (same elements, same layout) is
+// computed in place; a destination that overlaps an operand with another layout
+// (`a.slice(1, n) = a.slice(0, n - 1) * 2`) is computed into a temporary first.
+//
+// Lifetime: an expression refers to the arrays it was built from (it copies temporaries, such as
+// the view a.slice(...) returns); keep those arrays alive while the expression is.
+
+namespace anycl {
+
+namespace detail {
+
+// --- type-erased expression code (what a kernel needs to compute an expression) ---
+
+/// One kernel argument of an expression: a buffer, or a by-value scalar of up to 32 bytes.
+struct expression_arg {
+  anycl::buffer mem;  ///< the buffer, when `is_buffer`
+  std::array<unsigned char, 32> bytes{};
+  std::size_t size = 0;  ///< bytes used of `bytes` (by-value arguments)
+  bool is_buffer = false;
+};
+
+/// An expression as OpenCL C text plus the arguments that go with it, so that a kernel written
+/// elsewhere (a reduction, say) can compute it inline. Paste `params` into the kernel's parameter
+/// list, compute `value` for each element index `k` (a ulong in row-major order, as
+/// ANYCL_FOR_EACH(k, n, chunk) from anycl/loop.h declares it; include that header) and set `args`
+/// in the same order after the kernel's own. Names in the text start with the prefix given to
+/// describe() ("e" by default), so they do not clash with the kernel's own.
+struct expression_code {
+  std::string params;                      ///< "global const float* e0, ulong e0_off, float e1"
+  std::string value;                       ///< "((float)(e0[e0_off + k] * e1))"
+  std::string type;                        ///< the OpenCL C name of the value's type, "float"
+  scalar_type element = scalar_type::f32;  ///< the same as a scalar_type
+  anycl::shape extents;                    ///< the shape of every array operand
+  /// Whether some operand is strided; params then ends with "ulong4 <prefix>_ext".
+  bool uses_extents = false;
+  std::vector<array_core> arrays;    ///< the array operands in order (wait lists, aliasing)
+  std::vector<expression_arg> args;  ///< one per parameter of `params`
+  std::size_t size() const noexcept { return extents.size(); }
+  /// The queue of the first array operand (where eval() computes).
+  const command_queue& queue() const { return arrays.front().queue(); }
+};
+
+/// Collects the text and arguments of an expression while its nodes are visited (used by
+/// describe()). Throws std::invalid_argument for an empty operand array, operand shapes that differ
+/// and arrays of different contexts.
+class ANYCL_EXPORT expression_builder {
+ public:
+  explicit expression_builder(std::string prefix);
+  /// Adds an array operand; returns the text of its element k.
+  std::string add_array(const array_core& a);
+  /// Adds a scalar of type `t` (the `size_of(t)` bytes at `value`); returns its parameter name.
+  std::string add_scalar(scalar_type t, const void* value);
+  /// The finished code for a value of type `t`.
+  expression_code finish(std::string value, scalar_type t);
+  /// Throws std::invalid_argument: scalar `value` does not fit element type `t`.
+  [[noreturn]] static void scalar_out_of_range(const std::string& value, scalar_type t);
+
+ private:
+  std::string prefix_;
+  expression_code code_;
+  unsigned next_ = 0;
+};
+
+/// Computes `code` into `dst` (equal shapes and element types, the same context, else
+/// std::invalid_argument) with one generated kernel on `dst`'s queue; through a temporary when
+/// `dst` overlaps an operand laid out differently.
+ANYCL_EXPORT void evaluate(const array_core& dst, const expression_code& code);
+
+/// How many expression kernels this process has built (or loaded from the disk cache): one per
+/// expression shape, device options and context. For tests of kernel reuse.
+ANYCL_EXPORT std::uint64_t expression_builds() noexcept;
+
+// --- traits ---
+
+template <class X>
+using bare_t = std::remove_cv_t<std::remove_reference_t<X>>;
+
+template <class X>
+struct is_array : std::false_type {};
+/// Complex arrays take no part in expressions (they hold data for BLAS and FFT).
+template <class T>
+struct is_array<array<T>> : std::bool_constant<is_real_element_v<T>> {};
+
+template <class X>
+inline constexpr bool is_array_v = is_array<bare_t<X>>::value;
+/// A C++ arithmetic value that can stand next to an array in an expression (not bool).
+template <class X>
+inline constexpr bool is_scalar_v =
+    std::is_arithmetic_v<bare_t<X>> && !std::is_same_v<bare_t<X>, bool>;
+/// An array or an expression: something with an element type.
+template <class X>
+inline constexpr bool is_typed_v = is_array_v<X> || is_expression_v<X>;
+template <class X>
+inline constexpr bool is_operand_v = is_typed_v<X> || is_scalar_v<X>;
+/// Operands of a binary operator or function: at least one array or expression.
+template <class A, class B>
+inline constexpr bool is_binary_v = is_operand_v<A>&& is_operand_v<B> &&
+                                    (is_typed_v<A> || is_typed_v<B>);
+
+/// The array element type with the same kind and size as arithmetic type S.
+template <class S>
+using element_of_t = std::conditional_t<
+    std::is_floating_point_v<S>, std::conditional_t<(sizeof(S) <= 4), float, double>,
+    std::conditional_t<
+        std::is_signed_v<S>,
+        std::conditional_t<
+            sizeof(S) == 1, std::int8_t,
+            std::conditional_t<sizeof(S) == 2, std::int16_t,
+                               std::conditional_t<sizeof(S) == 4, std::int32_t, std::int64_t>>>,
+        std::conditional_t<
+            sizeof(S) == 1, std::uint8_t,
+            std::conditional_t<sizeof(S) == 2, std::uint16_t,
+                               std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>>>;
+
+/// The element type shared by the typed operands among value types Vs (void stands for a scalar).
+template <class A, class B>
+struct unify2 {
+  static_assert(std::is_void_v<A> || std::is_void_v<B> || std::is_same_v<A, B>,
+                "AnyCL: arrays of different element types in one expression; convert one with "
+                "anycl::cast<U>(...)");
+  using type = std::conditional_t<std::is_void_v<A>, B, A>;
+};
+template <class... Vs>
+struct unify {
+  using type = void;
+};
+template <class V, class... Vs>
+struct unify<V, Vs...> {
+  using type = typename unify2<V, typename unify<Vs...>::type>::type;
+};
+template <class... Vs>
+using unify_t = typename unify<Vs...>::type;
+
+/// The OpenCL C name of T.
+template <class T>
+const char* cl_name() noexcept {
+  return cl_type_name(scalar_type_of<T>());
+}
+
+/// Converts scalar `v` to element type T; throws std::invalid_argument when an integer does not
+/// fit.
+template <class T, class S>
+T convert_scalar(S v) {
+  static_assert(
+      !(std::is_floating_point_v<S> && std::is_integral_v<T>),
+      "AnyCL: a floating-point scalar next to an integer expression would be "
+      "truncated; use an integer scalar or convert the array with anycl::cast<float>(...)");
+  if constexpr (std::is_integral_v<S> && std::is_integral_v<T>) {
+    bool fits;
+    if constexpr (std::is_signed_v<S>) {
+      if (v < 0) {
+        fits = std::is_signed_v<T> &&
+               static_cast<long long>(v) >= static_cast<long long>(std::numeric_limits<T>::min());
+      } else {
+        fits = static_cast<unsigned long long>(v) <=
+               static_cast<unsigned long long>(std::numeric_limits<T>::max());
+      }
+    } else {
+      fits = static_cast<unsigned long long>(v) <=
+             static_cast<unsigned long long>(std::numeric_limits<T>::max());
+    }
+    if (!fits) expression_builder::scalar_out_of_range(std::to_string(v), scalar_type_of<T>());
+  }
+  return static_cast<T>(v);
+}
+
+// --- expression nodes ---
+
+/// An array operand; `Store` is `const array<T>&` for an lvalue, `array<T>` for a temporary.
+template <class T, class Store>
+struct terminal : expression_tag {
+  using value_type = T;
+  Store a;
+  explicit terminal(Store x) : a(std::forward<Store>(x)) {}
+  template <class Hint>
+  std::string emit(expression_builder& b) const {
+    return b.add_array(a.core());
+  }
+};
+
+/// A scalar operand; it takes the element type `Hint` of the expression next to it.
+template <class S>
+struct scalar_node {
+  using value_type = void;
+  S v;
+  template <class Hint>
+  std::string emit(expression_builder& b) const {
+    const Hint h = convert_scalar<Hint>(v);
+    return b.add_scalar(scalar_type_of<Hint>(), &h);
+  }
+};
+
+template <class X>
+auto wrap(X&& x) {
+  if constexpr (is_array_v<X>) {
+    using T = typename bare_t<X>::value_type;
+    if constexpr (std::is_lvalue_reference_v<X>)
+      return terminal<T, const array<T>&>(x);
+    else
+      return terminal<T, array<T>>(std::move(x));
+  } else if constexpr (is_scalar_v<X>) {
+    return scalar_node<bare_t<X>>{x};
+  } else {
+    return bare_t<X>(std::forward<X>(x));
+  }
+}
+template <class X>
+using wrapped_t = decltype(wrap(std::declval<X>()));
+
+template <class N>
+struct is_scalar_node : std::false_type {};
+template <class S>
+struct is_scalar_node<scalar_node<S>> : std::true_type {};
+
+template <class Op, class A>
+struct unary_node : expression_tag {
+  using operand_type = typename A::value_type;
+  using value_type = typename Op::template result<operand_type>;
+  static_assert(!Op::floating_only || std::is_floating_point_v<operand_type>,
+                "AnyCL: this math function (sin, cos, exp, log, sqrt, floor, round, tanh, ...) "
+                "needs a float or double operand; convert integers with anycl::cast<float>(...)");
+  A a;
+  explicit unary_node(A x) : a(std::move(x)) {}
+  template <class Hint>
+  std::string emit(expression_builder& b) const {
+    return Op::template format<operand_type>(a.template emit<operand_type>(b));
+  }
+};
+
+template <class Op, class A, class B>
+struct binary_node : expression_tag {
+  using operand_type = unify_t<typename A::value_type, typename B::value_type>;
+  using value_type = typename Op::template result<operand_type>;
+  static_assert(!Op::floating_only || std::is_floating_point_v<operand_type>,
+                "AnyCL: pow and fma need float or double operands; convert integers with "
+                "anycl::cast<float>(...)");
+  A a;
+  B b;
+  binary_node(A x, B y) : a(std::move(x)), b(std::move(y)) {}
+  template <class Hint>
+  std::string emit(expression_builder& bld) const {
+    std::string l = a.template emit<operand_type>(bld);
+    std::string r = b.template emit<operand_type>(bld);
+    return Op::template format<operand_type>(l, r);
+  }
+};
+
+/// fma(a, b, c) = a * b + c rounded once.
+template <class A, class B, class C>
+struct fma_node : expression_tag {
+  using value_type =
+      unify_t<typename A::value_type, typename B::value_type, typename C::value_type>;
+  static_assert(std::is_floating_point_v<value_type>,
+                "AnyCL: pow and fma need float or double operands; convert integers with "
+                "anycl::cast<float>(...)");
+  A a;
+  B b;
+  C c;
+  fma_node(A x, B y, C z) : a(std::move(x)), b(std::move(y)), c(std::move(z)) {}
+  template <class Hint>
+  std::string emit(expression_builder& bld) const {
+    std::string s = "fma(" + a.template emit<value_type>(bld);
+    s += ", " + b.template emit<value_type>(bld);
+    s += ", " + c.template emit<value_type>(bld);
+    return s + ")";
+  }
+};
+
+/// The value type of where(c, a, b) from its branches: their shared element type, or for two
+/// scalars their common type.
+template <class A, class B>
+struct where_type {
+  using type = unify_t<typename A::value_type, typename B::value_type>;
+};
+template <class SA, class SB>
+struct where_type<scalar_node<SA>, scalar_node<SB>> {
+  using type = element_of_t<std::common_type_t<SA, SB>>;
+};
+
+/// where(c, a, b): a where c is non-zero, else b.
+template <class C, class A, class B>
+struct where_node : expression_tag {
+  using value_type = typename where_type<A, B>::type;
+  C c;
+  A a;
+  B b;
+  where_node(C x, A y, B z) : c(std::move(x)), a(std::move(y)), b(std::move(z)) {}
+  template <class Hint>
+  std::string emit(expression_builder& bld) const {
+    std::string s = "(" + c.template emit<typename C::value_type>(bld);
+    s += " ? " + a.template emit<value_type>(bld);
+    s += " : " + b.template emit<value_type>(bld);
+    return s + ")";
+  }
+};
+
+template <class U, class A>
+struct cast_node : expression_tag {
+  using value_type = U;
+  A a;
+  explicit cast_node(A x) : a(std::move(x)) {}
+  template <class Hint>
+  std::string emit(expression_builder& b) const {
+    return std::string("((") + cl_name<U>() + ")" + a.template emit<typename A::value_type>(b) +
+           ")";
+  }
+};
+
+// --- operations ---
+
+/// An operation whose value has the operand type.
+struct same_type_op {
+  static constexpr bool floating_only = false;
+  template <class T>
+  using result = T;
+};
+/// An operation whose value is int32_t 0 or 1.
+struct truth_op {
+  static constexpr bool floating_only = false;
+  template <class T>
+  using result = std::int32_t;
+};
+
+#define ANYCL_DETAIL_INFIX(name, sym, base, result_name)                          \
+  struct name : base {                                                            \
+    template <class T>                                                            \
+    static std::string format(const std::string& l, const std::string& r) {       \
+      return std::string("((") + result_name + ")(" + l + " " sym " " + r + "))"; \
+    }                                                                             \
+  };
+ANYCL_DETAIL_INFIX(op_add, "+", same_type_op, cl_name<T>())
+ANYCL_DETAIL_INFIX(op_sub, "-", same_type_op, cl_name<T>())
+ANYCL_DETAIL_INFIX(op_mul, "*", same_type_op, cl_name<T>())
+ANYCL_DETAIL_INFIX(op_div, "/", same_type_op, cl_name<T>())
+ANYCL_DETAIL_INFIX(op_lt, "<", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_le, "<=", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_gt, ">", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_ge, ">=", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_eq, "==", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_ne, "!=", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_and, "&&", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_or, "||", truth_op, "int")
+#undef ANYCL_DETAIL_INFIX
+
+struct op_mod : same_type_op {
+  template <class T>
+  static std::string format(const std::string& l, const std::string& r) {
+    if constexpr (std::is_floating_point_v<T>)
+      return "fmod(" + l + ", " + r + ")";
+    else
+      return std::string("((") + cl_name<T>() + ")(" + l + " % " + r + "))";
+  }
+};
+struct op_min : same_type_op {
+  template <class T>
+  static std::string format(const std::string& l, const std::string& r) {
+    return (std::is_floating_point_v<T> ? "fmin(" : "min(") + l + ", " + r + ")";
+  }
+};
+struct op_max : same_type_op {
+  template <class T>
+  static std::string format(const std::string& l, const std::string& r) {
+    return (std::is_floating_point_v<T> ? "fmax(" : "max(") + l + ", " + r + ")";
+  }
+};
+struct op_pow : same_type_op {
+  static constexpr bool floating_only = true;
+  template <class T>
+  static std::string format(const std::string& l, const std::string& r) {
+    return "pow(" + l + ", " + r + ")";
+  }
+};
+struct op_neg : same_type_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    return std::string("((") + cl_name<T>() + ")(-" + a + "))";
+  }
+};
+struct op_not : truth_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    return "((int)(!" + a + "))";
+  }
+};
+struct op_abs : same_type_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    if constexpr (std::is_floating_point_v<T>)
+      return "fabs(" + a + ")";
+    else if constexpr (std::is_signed_v<T>)
+      return std::string("((") + cl_name<T>() + ")abs(" + a + "))";  // abs gives the unsigned type
+    else
+      return a;
+  }
+};
+
+#define ANYCL_DETAIL_MATH(fn)                         \
+  struct op_##fn : same_type_op {                     \
+    static constexpr bool floating_only = true;       \
+    template <class T>                                \
+    static std::string format(const std::string& a) { \
+      return #fn "(" + a + ")";                       \
+    }                                                 \
+  };
+ANYCL_DETAIL_MATH(sin)
+ANYCL_DETAIL_MATH(cos)
+ANYCL_DETAIL_MATH(tan)
+ANYCL_DETAIL_MATH(exp)
+ANYCL_DETAIL_MATH(exp2)
+ANYCL_DETAIL_MATH(log)
+ANYCL_DETAIL_MATH(log2)
+ANYCL_DETAIL_MATH(log10)
+ANYCL_DETAIL_MATH(sqrt)
+ANYCL_DETAIL_MATH(rsqrt)
+ANYCL_DETAIL_MATH(floor)
+ANYCL_DETAIL_MATH(ceil)
+ANYCL_DETAIL_MATH(round)
+ANYCL_DETAIL_MATH(tanh)
+#undef ANYCL_DETAIL_MATH
+
+template <class Op, class A>
+auto make_unary(A&& a) {
+  return unary_node<Op, wrapped_t<A&&>>(wrap(std::forward<A>(a)));
+}
+template <class Op, class A, class B>
+auto make_binary(A&& a, B&& b) {
+  return binary_node<Op, wrapped_t<A&&>, wrapped_t<B&&>>(wrap(std::forward<A>(a)),
+                                                         wrap(std::forward<B>(b)));
+}
+
+/// The code of an expression (or of an array, as the expression of its elements); names in it
+/// start with `prefix`. Throws std::invalid_argument for operands of different shapes or
+/// contexts, an empty (default-constructed) operand or an integer scalar that does not fit.
+template <class E>
+expression_code describe(const E& e, const std::string& prefix = "e") {
+  static_assert(is_typed_v<E>, "AnyCL: describe() takes an array or an expression");
+  expression_builder b(prefix);
+  if constexpr (is_array_v<E>) {
+    using T = typename E::value_type;
+    std::string v = b.add_array(e.core());
+    return b.finish(std::move(v), scalar_type_of<T>());
+  } else {
+    std::string v = e.template emit<void>(b);
+    return b.finish(std::move(v), scalar_type_of<typename E::value_type>());
+  }
+}
+
+template <class T, class E>
+void assign_expression(array<T>& dst, const E& e) {
+  using V = typename E::value_type;
+  static_assert(std::is_same_v<T, V>,
+                "AnyCL: an expression assigned to an array<T> must have element type T; "
+                "convert it with anycl::cast<T>(...)");
+  expression_code code = describe(e);
+  if (!dst.core().valid()) dst = array<T>(array_core(code.queue(), code.element, code.extents));
+  evaluate(dst.core(), code);
+}
+
+}  // namespace detail
+
+// --- operators and functions (each takes at least one array or expression) ---
+
+#define ANYCL_BINARY_OPERATOR(sym, op)                                              \
+  template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>  \
+  auto operator sym(A&& a, B&& b) {                                                 \
+    return detail::make_binary<detail::op>(std::forward<A>(a), std::forward<B>(b)); \
+  }
+/// Element-wise arithmetic: one element type throughout; % on float/double is fmod.
+ANYCL_BINARY_OPERATOR(+, op_add)
+ANYCL_BINARY_OPERATOR(-, op_sub)
+ANYCL_BINARY_OPERATOR(*, op_mul)
+ANYCL_BINARY_OPERATOR(/, op_div)
+ANYCL_BINARY_OPERATOR(%, op_mod)
+/// Element-wise comparisons and logic: int32_t 0 or 1.
+ANYCL_BINARY_OPERATOR(<, op_lt)
+ANYCL_BINARY_OPERATOR(<=, op_le)
+ANYCL_BINARY_OPERATOR(>, op_gt)
+ANYCL_BINARY_OPERATOR(>=, op_ge)
+ANYCL_BINARY_OPERATOR(==, op_eq)
+ANYCL_BINARY_OPERATOR(!=, op_ne)
+ANYCL_BINARY_OPERATOR(&&, op_and)
+ANYCL_BINARY_OPERATOR(||, op_or)
+#undef ANYCL_BINARY_OPERATOR
+
+/// Element-wise negation (wraps for unsigned types).
+template <class A, class = std::enable_if_t<detail::is_typed_v<A>>>
+auto operator-(A&& a) {
+  return detail::make_unary<detail::op_neg>(std::forward<A>(a));
+}
+/// Element-wise logical not: int32_t 1 where the element is 0, else 0.
+template <class A, class = std::enable_if_t<detail::is_typed_v<A>>>
+auto operator!(A&& a) {
+  return detail::make_unary<detail::op_not>(std::forward<A>(a));
+}
+
+#define ANYCL_UNARY_FUNCTION(fn)                                      \
+  template <class A, class = std::enable_if_t<detail::is_typed_v<A>>> \
+  auto fn(A&& a) {                                                    \
+    return detail::make_unary<detail::op_##fn>(std::forward<A>(a));   \
+  }
+/// Element-wise math functions of OpenCL C (float or double operands; abs takes any type).
+ANYCL_UNARY_FUNCTION(sin)
+ANYCL_UNARY_FUNCTION(cos)
+ANYCL_UNARY_FUNCTION(tan)
+ANYCL_UNARY_FUNCTION(exp)
+ANYCL_UNARY_FUNCTION(exp2)
+ANYCL_UNARY_FUNCTION(log)
+ANYCL_UNARY_FUNCTION(log2)
+ANYCL_UNARY_FUNCTION(log10)
+ANYCL_UNARY_FUNCTION(sqrt)
+ANYCL_UNARY_FUNCTION(rsqrt)
+ANYCL_UNARY_FUNCTION(floor)
+ANYCL_UNARY_FUNCTION(ceil)
+ANYCL_UNARY_FUNCTION(round)
+ANYCL_UNARY_FUNCTION(tanh)
+ANYCL_UNARY_FUNCTION(abs)
+#undef ANYCL_UNARY_FUNCTION
+
+/// Element-wise a to the power b (float or double).
+template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>
+auto pow(A&& a, B&& b) {
+  return detail::make_binary<detail::op_pow>(std::forward<A>(a), std::forward<B>(b));
+}
+/// Element-wise minimum of two operands (fmin for floating types). The one-argument min(a) is a
+/// reduction (anycl/reduce.hpp).
+template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>
+auto min(A&& a, B&& b) {
+  return detail::make_binary<detail::op_min>(std::forward<A>(a), std::forward<B>(b));
+}
+/// Element-wise maximum of two operands (fmax for floating types).
+template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>
+auto max(A&& a, B&& b) {
+  return detail::make_binary<detail::op_max>(std::forward<A>(a), std::forward<B>(b));
+}
+/// Element-wise a * b + c with one rounding (float or double).
+template <class A, class B, class C,
+          class = std::enable_if_t<
+              detail::is_operand_v<A> && detail::is_operand_v<B> && detail::is_operand_v<C> &&
+              (detail::is_typed_v<A> || detail::is_typed_v<B> || detail::is_typed_v<C>)>>
+auto fma(A&& a, B&& b, C&& c) {
+  return detail::fma_node<detail::wrapped_t<A&&>, detail::wrapped_t<B&&>, detail::wrapped_t<C&&>>(
+      detail::wrap(std::forward<A>(a)), detail::wrap(std::forward<B>(b)),
+      detail::wrap(std::forward<C>(c)));
+}
+/// Element-wise `c ? a : b`: c is an array or expression of any element type (non-zero is
+/// true); a and b share an element type (when both are scalars, their common type).
+template <class C, class A, class B>
+auto where(C&& c, A&& a, B&& b) {
+  static_assert(detail::is_typed_v<C>,
+                "AnyCL: the condition of where(c, a, b) must be an array or expression");
+  static_assert(detail::is_operand_v<A> && detail::is_operand_v<B>,
+                "AnyCL: where(c, a, b) takes arrays, expressions or arithmetic scalars");
+  return detail::where_node<detail::wrapped_t<C&&>, detail::wrapped_t<A&&>, detail::wrapped_t<B&&>>(
+      detail::wrap(std::forward<C>(c)), detail::wrap(std::forward<A>(a)),
+      detail::wrap(std::forward<B>(b)));
+}
+/// Element-wise conversion to element type U, as OpenCL C's (U) cast (float to integer truncates
+/// toward zero; out-of-range values are undefined, as in C).
+template <class U, class A>
+auto cast(A&& a) {
+  static_assert(is_real_element_v<U>,
+                "AnyCL: cast<U> needs U in int8_t...int64_t, uint8_t...uint64_t, float, double");
+  static_assert(detail::is_typed_v<A>,
+                "AnyCL: cast<U>(e) takes an array or expression (convert a scalar with "
+                "static_cast)");
+  return detail::cast_node<U, detail::wrapped_t<A&&>>(detail::wrap(std::forward<A>(a)));
+}
+
+/// The value of an expression in a new array on the queue of its first array operand (one
+/// kernel). Throws as assignment does.
+template <class E>
+auto eval(const E& e) {
+  static_assert(detail::is_typed_v<E>,
+                "AnyCL: eval() takes an expression of arrays (an expression of only scalars "
+                "is plain C++)");
+  array<typename E::value_type> out;
+  detail::assign_expression(out, e);
+  return out;
+}
+
+}  // namespace anycl

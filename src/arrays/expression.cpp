@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+// Element-wise expressions: their code, collected while the expression's nodes are visited, and
+// its evaluation as one generated kernel per expression shape.
+#include "anycl/expression.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_set>
+
+#include "anycl/error.hpp"
+#include "arrays/layout.hpp"
+#include "arrays/library_kernels.hpp"
+
+namespace anycl {
+namespace detail {
+
+namespace {
+
+std::atomic<std::uint64_t> builds{0};
+
+// Which generated sources have been built for each context's kernel table, to count builds. Keys
+// only: the kernels themselves live in the table, which dies with the context's last array.
+struct built_sources {
+  std::weak_ptr<context_kernels> owner;
+  std::unordered_set<std::string> keys;
+};
+std::mutex built_mutex;
+std::map<cl_context, built_sources>& built() {
+  static auto* b = new std::map<cl_context, built_sources>();
+  return *b;
+}
+
+// generated_kernel() plus the build count.
+kernel counted_kernel(const command_queue& q, const std::string& source,
+                      const std::string& program_name, const std::string& name,
+                      const build_options& options) {
+  kernel k = generated_kernel(q, source, program_name, name, options);
+  const anycl::context ctx = q.context();
+  std::shared_ptr<context_kernels> owner = kernels_for(ctx);
+  std::string key = options.str();
+  key += '\0';
+  key += source;
+  std::lock_guard<std::mutex> lock(built_mutex);
+  auto& table = built();
+  for (auto i = table.begin(); i != table.end();)
+    i = i->second.owner.expired() && i->first != ctx.get() ? table.erase(i) : std::next(i);
+  built_sources& b = table[ctx.get()];
+  if (b.owner.lock() != owner) {
+    b.owner = owner;
+    b.keys.clear();
+  }
+  if (b.keys.insert(std::move(key)).second) ++builds;
+  return k;
+}
+
+void require_same_context(const anycl::context& a, const anycl::context& b, const char* what) {
+  if (a != b)
+    throw std::invalid_argument(std::string(what) +
+                                ": arrays of different OpenCL contexts in one expression");
+}
+
+}  // namespace
+
+std::uint64_t expression_builds() noexcept { return builds.load(); }
+
+void expression_builder::scalar_out_of_range(const std::string& value, scalar_type t) {
+  throw std::invalid_argument("anycl expression: the scalar " + value + " does not fit in " +
+                              cl_type_name(t) + ", the element type of the expression next to it");
+}
+
+namespace {
+
+// The argument as the launcher takes it; valid while `a` lives and is not moved.
+kernel_arg launch_arg(const expression_arg& a) noexcept {
+  if (a.is_buffer) return arg_traits<anycl::buffer>::make(a.mem);
+  return raw_arg(a.bytes.data(), a.size);
+}
+
+}  // namespace
+
+// --- expression_builder ---
+
+expression_builder::expression_builder(std::string prefix) : prefix_(std::move(prefix)) {}
+
+std::string expression_builder::add_array(const array_core& a) {
+  if (!a.valid())
+    throw std::invalid_argument(
+        "anycl expression: an operand array is empty (default-constructed)");
+  const array_layout& l = a.layout();
+  if (code_.arrays.empty()) {
+    code_.extents = l.extents;
+  } else {
+    if (l.extents != code_.extents)
+      throw std::invalid_argument("anycl expression: operands of shapes " + code_.extents.str() +
+                                  " and " + l.extents.str() +
+                                  " (element-wise operands need equal shapes)");
+    if (a.queue().get() != code_.arrays.front().queue().get())
+      require_same_context(code_.arrays.front().queue().context(), a.queue().context(),
+                           "anycl expression");
+  }
+  code_.arrays.push_back(a);
+  const std::string name = prefix_ + std::to_string(next_++);
+  if (!code_.params.empty()) code_.params += ", ";
+  code_.params += std::string("global const ") + cl_type_name(a.type()) + "* " + name + ", ulong " +
+                  name + "_off";
+  expression_arg mem;
+  mem.is_buffer = true;
+  mem.mem = a.buffer();
+  code_.args.push_back(std::move(mem));
+  const cl_ulong off = l.offset;
+  expression_arg o;
+  o.size = sizeof off;
+  std::memcpy(o.bytes.data(), &off, sizeof off);
+  code_.args.push_back(o);
+  if (l.contiguous()) return name + "[" + name + "_off + k]";
+  const cl_ulong4 st = padded_strides(l);
+  code_.params += ", ulong4 " + name + "_st";
+  expression_arg s;
+  s.size = sizeof st;
+  std::memcpy(s.bytes.data(), &st, sizeof st);
+  code_.args.push_back(s);
+  code_.uses_extents = true;
+  return name + "[anycl_strided_index(k, " + prefix_ + "_ext, " + name + "_st, " + name + "_off)]";
+}
+
+std::string expression_builder::add_scalar(scalar_type t, const void* value) {
+  const std::string name = prefix_ + std::to_string(next_++);
+  if (!code_.params.empty()) code_.params += ", ";
+  code_.params += std::string(cl_type_name(t)) + " " + name;
+  expression_arg v;
+  v.size = size_of(t);
+  std::memcpy(v.bytes.data(), value, v.size);
+  code_.args.push_back(v);
+  return name;
+}
+
+expression_code expression_builder::finish(std::string value, scalar_type t) {
+  if (code_.arrays.empty()) throw std::invalid_argument("anycl expression: no array operand");
+  if (code_.uses_extents) {
+    code_.params += ", ulong4 " + prefix_ + "_ext";
+    const cl_ulong4 ext = padded_extents(dense_layout(code_.extents));
+    expression_arg e;
+    e.size = sizeof ext;
+    std::memcpy(e.bytes.data(), &ext, sizeof ext);
+    code_.args.push_back(e);
+  }
+  code_.value = std::move(value);
+  code_.element = t;
+  code_.type = cl_type_name(t);
+  return std::move(code_);
+}
+
+// --- evaluation ---
+
+namespace {
+
+void check_destination(const array_core& dst, const expression_code& code) {
+  if (!dst.valid()) throw std::invalid_argument("anycl expression: the destination array is empty");
+  if (dst.type() != code.element)
+    throw std::invalid_argument(std::string("anycl expression: a ") + code.type +
+                                " expression into an array of " + cl_type_name(dst.type()));
+  if (dst.layout().extents != code.extents)
+    throw std::invalid_argument("anycl expression: assigning an expression of shape " +
+                                code.extents.str() + " to an array of shape " +
+                                dst.layout().extents.str());
+  if (dst.queue().get() != code.queue().get())
+    require_same_context(dst.queue().context(), code.queue().context(), "anycl expression");
+}
+
+// How the destination relates to the operands' buffers.
+enum class aliasing { none, same_layout, other_layout };
+
+aliasing aliasing_of(const array_core& dst, const expression_code& code) {
+  aliasing found = aliasing::none;
+  for (const array_core& a : code.arrays) {
+    if (a.buffer().get() != dst.buffer().get()) continue;
+    found = aliasing::same_layout;
+    const bool same_layout =
+        a.layout().offset == dst.layout().offset && a.layout().strides == dst.layout().strides;
+    if (!same_layout && dst.may_overlap(a)) return aliasing::other_layout;
+  }
+  return found;
+}
+
+// The kernel writing `code`'s value to a destination of `dst_contiguous` layout.
+std::string expression_source(const expression_code& code, bool dst_contiguous,
+                              bool shares_buffer) {
+  const bool needs_extents = !dst_contiguous && !code.uses_extents;
+  // restrict on the destination when no operand reads its buffer lets the compiler vectorise
+  // without run-time alias checks.
+  std::string src = "#include \"anycl/loop.h\"\nkernel void anycl_expr(global ";
+  src += code.type;
+  src += shares_buffer ? "* r" : "* restrict r";
+  src += ", ulong r_off, ";
+  if (!dst_contiguous) src += "ulong4 r_st, ";
+  src += code.params;
+  if (needs_extents) src += ", ulong4 e_ext";
+  src += ", ulong n, ulong chunk) {\n  ANYCL_FOR_EACH(k, n, chunk) { r[";
+  src += dst_contiguous ? "r_off + k" : "anycl_strided_index(k, e_ext, r_st, r_off)";
+  src += "] = ";
+  src += code.value;
+  src += "; }\n}\n";
+  return src;
+}
+
+// The arguments of expression_source's kernel; they point into `values` (r_off, r_st, ext, n,
+// chunk), which must outlive the launch.
+std::vector<kernel_arg> expression_args(const array_core& dst, const expression_code& code,
+                                        const launch_plan& plan, std::array<cl_ulong4, 3>& values) {
+  const bool dst_contiguous = dst.layout().contiguous();
+  const bool needs_extents = !dst_contiguous && !code.uses_extents;
+  values[0] = padded_strides(dst.layout());
+  values[1] = padded_extents(dense_layout(code.extents));
+  values[2].s[0] = dst.layout().offset;
+  values[2].s[1] = code.size();
+  values[2].s[2] = plan.chunk;
+  std::vector<kernel_arg> args;
+  args.reserve(code.args.size() + 6);
+  args.push_back(arg_traits<anycl::buffer>::make(dst.buffer()));
+  args.push_back(arg_traits<cl_ulong>::make(values[2].s[0]));
+  if (!dst_contiguous) args.push_back(arg_traits<cl_ulong4>::make(values[0]));
+  for (const expression_arg& a : code.args) args.push_back(launch_arg(a));
+  if (needs_extents) args.push_back(arg_traits<cl_ulong4>::make(values[1]));
+  args.push_back(arg_traits<cl_ulong>::make(values[2].s[1]));
+  args.push_back(arg_traits<cl_ulong>::make(values[2].s[2]));
+  return args;
+}
+
+}  // namespace
+
+void evaluate(const array_core& dst, const expression_code& code) {
+  check_destination(dst, code);
+  const std::size_t n = code.size();
+  if (n == 0) return;
+  const aliasing alias = aliasing_of(dst, code);
+  if (alias == aliasing::other_layout) {
+    // Another layout of the same elements: work-items would read elements others have written.
+    array_core tmp(dst.queue(), dst.type(), dst.layout().extents);
+    evaluate(tmp, code);
+    dst.assign(tmp);
+    return;
+  }
+
+  const command_queue& q = dst.queue();
+  const std::string src =
+      expression_source(code, dst.layout().contiguous(), alias == aliasing::same_layout);
+  const device_profile prof = profile(q);
+  kernel k = counted_kernel(q, src, "anycl-expression", "anycl_expr", prof.options);
+  const launch_plan plan = plan_for(prof, n, size_of(code.element));
+  std::array<cl_ulong4, 3> values{};
+  std::vector<kernel_arg> args = expression_args(dst, code, plan, values);
+
+  std::vector<event> deps = dependencies({&dst});
+  for (const array_core& a : code.arrays) add_dependency(deps, a);
+  event e = enqueue_kernel(k, q, plan.range(), args.data(), args.size(), deps);
+  dst.record(e);
+  for (const array_core& a : code.arrays) a.record(e);
+}
+
+}  // namespace detail
+}  // namespace anycl

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// The array layer's kernels: the shipped ones (cl_kernels/anycl/...) and generated ones, built once
+// per context, and the helpers that launch them with arguments known only at run time.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anycl/array.hpp"
+
+namespace anycl::detail {
+
+/// The per-context kernel table every array of the context holds (see array_core).
+class context_kernels;
+std::shared_ptr<context_kernels> kernels_for(const anycl::context& ctx);
+
+/// library_options plus -DT=<OpenCL name of t>.
+build_options typed_options(const command_queue& queue, scalar_type t);
+/// The kernel `name` of the shipped file `file` (e.g. "anycl/array.cl") built with `options` for
+/// `queue`'s context: loaded once per context through the kernel loader (memory and disk cache),
+/// then served from a per-context table.
+kernel library_kernel(const command_queue& queue, const std::string& file, const std::string& name,
+                      const build_options& options);
+/// Appends the last command that touched `a` to `deps` unless it is there already.
+void add_dependency(std::vector<event>& deps, const array_core& a);
+
+/// A by-value kernel argument of `bytes` bytes at `value` (a scalar whose type is known only at run
+/// time); `value` must stay valid until the launch returns.
+inline kernel_arg raw_arg(const void* value, std::size_t bytes) noexcept {
+  kernel_arg a;
+  a.size = bytes;
+  a.value = value;
+  return a;
+}
+
+}  // namespace anycl::detail

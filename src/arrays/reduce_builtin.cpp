@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+// The built-in reductions of whole arrays: sum, min, max, any, all, dot and count_if, through the
+// kernels of cl_kernels/anycl/reduce.cl.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "arrays/layout.hpp"
+#include "arrays/library_kernels.hpp"
+#include "arrays/reduce_internal.hpp"
+
+namespace anycl::detail {
+
+namespace {
+
+// Float and double sums (and dots) are compensated on the device: (sum, error) pairs.
+bool compensated(scalar_type t, reduce_op op) { return op == reduce_op::sum && is_floating(t); }
+
+// The result from the device's accumulator at `acc`: sum + error for a compensated pair.
+void finish(scalar_type t, reduce_op op, const unsigned char* acc, void* result) {
+  if (!compensated(t, op)) {
+    std::memcpy(result, acc, size_of(acc_type(t, op)));
+  } else if (t == scalar_type::f32) {
+    float p[2];
+    std::memcpy(p, acc, sizeof p);
+    const float r = p[0] + p[1];
+    std::memcpy(result, &r, sizeof r);
+  } else {
+    double p[2];
+    std::memcpy(p, acc, sizeof p);
+    const double r = p[0] + p[1];
+    std::memcpy(result, &r, sizeof r);
+  }
+}
+
+const char* device_acc_name(scalar_type acc) {
+  return acc == scalar_type::i64 ? "ulong" : cl_type_name(acc);
+}
+
+// The arguments reduce.cl takes for one input array: its buffer and offset, and its strides when
+// the inputs are strided. Valid while this object lives.
+class input_args {
+ public:
+  explicit input_args(const array_core& a)
+      : a_(a), off_(a.layout().offset), st_(padded_strides(a.layout())) {}
+  void add_to(std::vector<kernel_arg>& args, bool strided) const {
+    args.push_back(arg_traits<anycl::buffer>::make(a_.buffer()));
+    args.push_back(arg_traits<cl_ulong>::make(off_));
+    if (strided) args.push_back(arg_traits<cl_ulong4>::make(st_));
+  }
+
+ private:
+  const array_core& a_;
+  cl_ulong off_;
+  cl_ulong4 st_;
+};
+
+}  // namespace
+
+scalar_type acc_type(scalar_type t, reduce_op op) {
+  switch (op) {
+    case reduce_op::sum:
+      if (is_floating(t)) return t;
+      return is_signed(t) ? scalar_type::i64 : scalar_type::u64;
+    case reduce_op::min:
+    case reduce_op::max:
+      return t;
+    case reduce_op::any:
+    case reduce_op::all:
+      return scalar_type::u32;
+  }
+  return t;
+}
+
+std::size_t device_acc_size(scalar_type t, reduce_op op) {
+  return compensated(t, op) ? 2 * size_of(t) : size_of(acc_type(t, op));
+}
+
+std::string op_name(reduce_op op) {
+  switch (op) {
+    case reduce_op::sum:
+      return "anycl_sum";
+    case reduce_op::min:
+      return "anycl_min";
+    case reduce_op::max:
+      return "anycl_max";
+    case reduce_op::any:
+      return "anycl_any";
+    case reduce_op::all:
+      return "anycl_all";
+  }
+  return "anycl_sum";
+}
+
+build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped) {
+  build_options o = library_options(q);
+  o.define("T", cl_type_name(t));
+  o.define("ACC", device_acc_name(acc_type(t, reduce_op::sum)));
+  // OpenCL C's names of the extremes of an integer type; floating min/max use fmin/fmax with NaN
+  // as the neutral element.
+  if (!is_floating(t) && !is_complex(t)) {
+    o.define("ANYCL_LOWEST", scalar_info(t).cl_lowest);
+    o.define("ANYCL_HIGHEST", scalar_info(t).cl_highest);
+  }
+  if (is_floating(t)) o.define("ACC2", t == scalar_type::f32 ? "float2" : "double2");
+  if (strided) o.define("ANYCL_STRIDED");
+  if (grouped) o.define("ANYCL_REDUCE_GROUPED");
+  return o;
+}
+
+// --- built-in reductions ---
+
+void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
+                const launch_plan* plan) {
+  require_array(a, what);
+  const scalar_type t = a.type();
+  const scalar_type acc = acc_type(t, op);
+  const std::size_t n = a.layout().extents.size();
+  const std::size_t acc_size = size_of(acc);
+  if (n == 0) {
+    switch (op) {
+      case reduce_op::sum:
+      case reduce_op::any:
+        std::memset(result, 0, acc_size);
+        return;
+      case reduce_op::all: {
+        const cl_uint one = 1;
+        std::memcpy(result, &one, sizeof one);
+        return;
+      }
+      case reduce_op::min:
+      case reduce_op::max:
+        throw std::invalid_argument(std::string(what) +
+                                    ": the array is empty (a minimum or maximum of no elements)");
+    }
+  }
+  const command_queue& q = a.queue();
+  const launch_plan p = choose_plan(q, n, size_of(t), plan);
+  const bool strided = !a.layout().contiguous();
+  const build_options o = builtin_options(q, t, strided, !p.cpu);
+  kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_partial", o);
+  kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_final", o);
+  const cl_ulong4 ext = padded_extents(a.layout());
+  const input_args in(a);
+  std::vector<kernel_arg> args;
+  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
+  in.add_to(args, strided);
+  const std::vector<event> deps = dependencies({&a});
+  unsigned char dev_acc[16] = {};
+  event e = stages_to_host(q, k1, k2, device_acc_size(t, op), n, p, args.data(), args.size(), deps,
+                           dev_acc);
+  a.record(e);
+  finish(t, op, dev_acc, result);
+}
+
+void reduce_dot(const array_core& a, const array_core& b, void* result, const launch_plan* plan) {
+  const char* what = "anycl::dot";
+  require_array(a, what);
+  require_array(b, what);
+  if (a.type() != b.type())
+    throw std::invalid_argument(std::string(what) + ": " + cl_type_name(a.type()) + " and " +
+                                cl_type_name(b.type()) + " elements");
+  if (a.layout().extents != b.layout().extents)
+    throw std::invalid_argument(std::string(what) + ": shapes " + a.layout().extents.str() +
+                                " and " + b.layout().extents.str() + " differ");
+  if (a.queue().context().get() != b.queue().context().get())
+    throw std::invalid_argument(std::string(what) + ": the arrays belong to different contexts");
+  const scalar_type t = a.type();
+  const scalar_type acc = acc_type(t, reduce_op::sum);
+  const std::size_t acc_size = size_of(acc);
+  const std::size_t n = a.layout().extents.size();
+  if (n == 0) {
+    std::memset(result, 0, acc_size);
+    return;
+  }
+  const command_queue& q = a.queue();
+  const launch_plan p = choose_plan(q, n, size_of(t), plan);
+  const bool strided = !a.layout().contiguous() || !b.layout().contiguous();
+  const build_options o = builtin_options(q, t, strided, !p.cpu);
+  kernel k1 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_partial", o);
+  kernel k2 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_final", o);
+  const cl_ulong4 ext = padded_extents(a.layout());
+  const input_args in_a(a), in_b(b);
+  std::vector<kernel_arg> args;
+  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
+  in_a.add_to(args, strided);
+  in_b.add_to(args, strided);
+  const std::vector<event> deps = dependencies({&a, &b});
+  unsigned char dev_acc[16] = {};
+  event e = stages_to_host(q, k1, k2, device_acc_size(t, reduce_op::sum), n, p, args.data(),
+                           args.size(), deps, dev_acc);
+  a.record(e);
+  b.record(e);
+  finish(t, reduce_op::sum, dev_acc, result);
+}
+
+std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
+                           const launch_plan* plan) {
+  const char* what = "anycl::count_if";
+  require_array(a, what);
+  require_text(predicate, what, "predicate");
+  const std::size_t n = a.layout().extents.size();
+  if (n == 0) return 0;
+  const command_queue& q = a.queue();
+  const scalar_type t = a.type();
+  const launch_plan p = choose_plan(q, n, size_of(t), plan);
+  const bool strided = !a.layout().contiguous();
+  build_options o = builtin_options(q, t, strided, !p.cpu);
+  o.define("ANYCL_ONLY_COUNT");
+  std::string src =
+      "// Generated by anycl::count_if.\n#include \"anycl/loop.h\"\n"
+      "#define ANYCL_HAVE_PREDICATE\ninline int anycl_predicate(T x) {\n  return (\n";
+  src += predicate;
+  src += "\n  ) ? 1 : 0;\n}\n#include \"anycl/reduce.cl\"\n";
+  kernel k1 = generated_kernel(q, src, "anycl::count_if", "anycl_count_partial", o);
+  kernel k2 = generated_kernel(q, src, "anycl::count_if", "anycl_count_final", o);
+  const cl_ulong4 ext = padded_extents(a.layout());
+  const input_args in(a);
+  std::vector<kernel_arg> args;
+  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
+  in.add_to(args, strided);
+  const std::vector<event> deps = dependencies({&a});
+  std::uint64_t r = 0;
+  event e = stages_to_host(q, k1, k2, sizeof r, n, p, args.data(), args.size(), deps, &r);
+  a.record(e);
+  return r;
+}
+
+}  // namespace anycl::detail

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the reductions share: the two-stage launch of the engine, the accumulators and build options
+// of the built-in reductions, and the checks of their inputs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "anycl/reduce.hpp"
+
+namespace anycl::detail {
+
+void require_array(const array_core& a, const char* what);
+/// Throws std::invalid_argument "<what>: the <field> is empty" for a blank `s`.
+void require_text(const std::string& s, const char* what, const char* field);
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+inline launch_plan choose_plan(const command_queue& q, std::size_t n, std::size_t elem_bytes,
+                               const launch_plan* given) {
+  return given ? *given : plan_launch(q, n, elem_bytes);
+}
+
+/// The two stages: partials of `partial` (one per work-item on the CPU shape, per work-group on
+/// the GPU shape), combined by `final_k` into out[out_index]; one partial goes straight there.
+event enqueue_stages(const command_queue& q, const kernel& partial, const kernel& final_k,
+                     std::size_t acc_size, std::size_t n, const launch_plan& plan,
+                     const kernel_arg* user, std::size_t count, const wait_list& deps,
+                     const anycl::buffer& out, std::size_t out_index);
+/// enqueue_stages into a one-element buffer, then a blocking read of it into `result`.
+event stages_to_host(const command_queue& q, const kernel& partial, const kernel& final_k,
+                     std::size_t acc_size, std::size_t n, const launch_plan& plan,
+                     const kernel_arg* user, std::size_t count, const wait_list& deps,
+                     void* result);
+
+/// The accumulator of `op` over elements of `t`. Integer sums accumulate in 64 bits; signed ones
+/// are i64 on the host and ulong on the device (the same bits, wrapping without undefined
+/// overflow).
+scalar_type acc_type(scalar_type t, reduce_op op);
+/// The accumulator's size on the device: float and double sums are (sum, error) pairs.
+std::size_t device_acc_size(scalar_type t, reduce_op op);
+/// The kernels of reduce.cl for `op` are <op_name>_partial, _final, _axis, _axis_final.
+std::string op_name(reduce_op op);
+/// Options for reduce.cl: element type, sum accumulator, limits, addressing and launch shape.
+build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped);
+
+}  // namespace anycl::detail
