@@ -106,10 +106,6 @@ class ANYCL_EXPORT expression_builder {
 /// `dst` overlaps an operand laid out differently.
 ANYCL_EXPORT void evaluate(const array_core& dst, const expression_code& code);
 
-/// How many expression kernels this process has built (or loaded from the disk cache): one per
-/// expression shape, device options and context. For tests of kernel reuse.
-ANYCL_EXPORT std::uint64_t expression_builds() noexcept;
-
 // --- traits ---
 
 template <class X>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reductions of device arrays: sum, min, max, dot, count_if, any, all (whole array or along one
 // axis), user reductions from OpenCL expressions (reduction_kernel, as PyOpenCL's
-// ReductionKernel), and the type-erased engine they share (detail::run_reduction).
+// ReductionKernel), and the type-erased back ends they call (the engine they share is private:
+// src/arrays/reduce_engine.hpp).
 #pragma once
 
 #include <array>
@@ -30,6 +31,9 @@ namespace detail {
 
 // --- the engine ---
 
+/// A launch shape (src/: the array layer's launch plans); the back ends below take one from tests.
+struct launch_plan;
+
 /// A reduction described by OpenCL C text, the form every reduction here takes and that generated
 /// code (e.g. element-wise expressions fused into a reduction) can use directly. The kernel is
 ///   result = reduce(... reduce(reduce(neutral, map(0)), map(1)) ..., map(n - 1))
@@ -53,29 +57,6 @@ struct reduction_spec {
   std::string name = "anycl-reduction";  ///< program name in messages
 };
 
-/// The OpenCL C source the engine builds for `spec`.
-ANYCL_EXPORT std::string reduction_source(const reduction_spec& spec);
-
-/// Reduces elements 0..n-1 of `spec` on `queue`: `args` (`count` of them) are the values of
-/// spec.params in order, the kernel waits for `deps`, and the result (spec.acc_size bytes) is
-/// written to element `out_index` of `out` (a buffer of acc_type elements). Two kernels: one
-/// partial per work-item (CPU shape: detail::plan_launch's contiguous chunks) or per work-group
-/// (GPU shape: grid-stride loops and a local-memory tree), then one work-group combines the
-/// partials pairwise on the device (skipped when there is one). `plan` overrides plan_launch (a
-/// GPU-shaped plan runs the GPU code on any device). Returns the last kernel's event: callers
-/// record() it on every array they passed. Throws build_error for bad expressions,
-/// std::invalid_argument for an empty spec field.
-ANYCL_EXPORT event enqueue_reduction(const command_queue& queue, const reduction_spec& spec,
-                                     std::size_t n, kernel_arg* args, std::size_t count,
-                                     const wait_list& deps, const anycl::buffer& out,
-                                     std::size_t out_index, const launch_plan* plan = nullptr);
-/// enqueue_reduction into a scratch buffer, then a blocking read of the result into `result`
-/// (spec.acc_size bytes). Returns the reduction's event (complete on return).
-ANYCL_EXPORT event run_reduction(const command_queue& queue, const reduction_spec& spec,
-                                 std::size_t n, kernel_arg* args, std::size_t count,
-                                 const wait_list& deps, void* result,
-                                 const launch_plan* plan = nullptr);
-
 // --- the built-in reductions, untyped ---
 
 enum class reduce_op : unsigned char { sum, min, max, any, all };
@@ -83,7 +64,8 @@ enum class reduce_op : unsigned char { sum, min, max, any, all };
 /// `op` over every element of `a` (a view in any layout); the result, of the accumulator type
 /// (64-bit for integer sums, T otherwise; a 32-bit 0/1 for any/all) into `result`. `what` names
 /// the calling function in messages. Throws std::invalid_argument for min/max of an empty array
-/// or a default-constructed one. `plan` as for enqueue_reduction.
+/// or a default-constructed one. `plan`, when given, overrides the device's launch shape (a
+/// GPU-shaped plan runs the GPU code on any device).
 ANYCL_EXPORT void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
                              const launch_plan* plan = nullptr);
 /// sum(a[k] * b[k]) for equal shapes and types (std::invalid_argument otherwise).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "anycl/array.hpp"
+#include "arrays/launch_plan.hpp"
 
 namespace anycl::detail {
 

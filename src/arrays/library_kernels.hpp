@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "anycl/array.hpp"
+#include "arrays/launch_plan.hpp"
+#include "core/internal.hpp"
 
 namespace anycl::detail {
 
@@ -23,6 +26,21 @@ build_options typed_options(const command_queue& queue, scalar_type t);
 /// then served from a per-context table.
 kernel library_kernel(const command_queue& queue, const std::string& file, const std::string& name,
                       const build_options& options);
+/// The events of the last commands that touched `arrays`, as one wait list.
+ANYCL_INTERNAL std::vector<event> dependencies(std::initializer_list<const array_core*> arrays);
+
+/// The kernel `kernel_name` of generated source text held in memory (expression and user kernels)
+/// built with `options` for `queue`'s context, through the kernel loader (memory and disk cache)
+/// and a per-context table; `program_name` names it in messages.
+ANYCL_INTERNAL kernel generated_kernel(const command_queue& queue, const std::string& source,
+                                       const std::string& program_name,
+                                       const std::string& kernel_name,
+                                       const build_options& options);
+
+/// How many expression kernels this process has built (or loaded from the disk cache): one per
+/// expression shape, device options and context. For tests of kernel reuse.
+ANYCL_INTERNAL std::uint64_t expression_builds() noexcept;
+
 /// Appends the last command that touched `a` to `deps` unless it is there already.
 void add_dependency(std::vector<event>& deps, const array_core& a);
 

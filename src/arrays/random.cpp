@@ -13,6 +13,7 @@
 
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/random_fill.hpp"
 
 namespace anycl {
 
@@ -53,10 +54,8 @@ std::array<T, 3> kernel_params(random_distribution d, double p0, double p1) {
   return {T(0), T(0), T(0)};
 }
 
-}  // namespace
-
-void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
-                 std::uint64_t offset, double p0, double p1, const launch_plan& plan) {
+// The array set and of a type the distribution fills.
+void check_fill(const array_core& a, random_distribution d) {
   if (!a.valid())
     throw std::invalid_argument("random_generator: the array is empty (default-constructed)");
   const scalar_type t = a.type();
@@ -66,19 +65,27 @@ void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
     throw std::invalid_argument(std::string("random_generator: no ") +
                                 (d == random_distribution::bits ? "bits" : "floating") +
                                 " fill for " + cl_type_name(t) + " elements");
-  const std::size_t n = a.layout().extents.size();
-  if (n == 0) return;
-  const std::uint64_t groups = random_groups(t, n);
-  if (plan.cpu && plan.global * plan.chunk < groups)
-    throw std::invalid_argument("random_fill: the plan covers " +
-                                std::to_string(plan.global * plan.chunk) + " of " +
-                                std::to_string(groups) + " groups of 8 blocks");
-  if (!a.layout().contiguous()) {
-    array_core tmp(a.queue(), t, a.layout().extents);
-    random_fill(tmp, d, seed, offset, p0, p1, plan);
-    a.assign(tmp);
-    return;
+}
+
+// The kernel's three by-value parameters as bytes of the element type (zeros for bits).
+std::array<unsigned char, 3 * 8> param_bytes(scalar_type t, random_distribution d, double p0,
+                                             double p1) {
+  std::array<unsigned char, 3 * 8> params{};
+  if (t == scalar_type::f32) {
+    auto v = kernel_params<float>(d, p0, p1);
+    std::memcpy(params.data(), v.data(), sizeof v);
+  } else if (t == scalar_type::f64) {
+    auto v = kernel_params<double>(d, p0, p1);
+    std::memcpy(params.data(), v.data(), sizeof v);
   }
+  return params;
+}
+
+// The Philox kernel over contiguous `a`.
+event enqueue_fill(const array_core& a, random_distribution d, std::uint64_t seed,
+                   std::uint64_t offset, double p0, double p1, const launch_plan& plan) {
+  const scalar_type t = a.type();
+  const std::size_t n = a.layout().extents.size();
   const command_queue& q = a.queue();
   const device_profile prof = profile(q);
   build_options options;
@@ -88,15 +95,8 @@ void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
 
   const cl_ulong off = a.layout().offset, count = n, chunk = plan.chunk, ctr = offset;
   const cl_uint2 key = {{static_cast<cl_uint>(seed), static_cast<cl_uint>(seed >> 32)}};
-  std::array<unsigned char, 3 * 8> params{};
+  const std::array<unsigned char, 3 * 8> params = param_bytes(t, d, p0, p1);
   const std::size_t es = size_of(t);
-  if (t == scalar_type::f32) {
-    auto v = kernel_params<float>(d, p0, p1);
-    std::memcpy(params.data(), v.data(), sizeof v);
-  } else if (t == scalar_type::f64) {
-    auto v = kernel_params<double>(d, p0, p1);
-    std::memcpy(params.data(), v.data(), sizeof v);
-  }
   std::array<kernel_arg, 9> args{arg_traits<anycl::buffer>::make(a.buffer()),
                                  arg_traits<cl_ulong>::make(off),
                                  arg_traits<cl_ulong>::make(count),
@@ -106,8 +106,28 @@ void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
                                  raw_arg(params.data(), es),
                                  raw_arg(params.data() + es, es),
                                  raw_arg(params.data() + 2 * es, es)};
-  std::vector<event> deps = dependencies({&a});
-  a.record(enqueue_kernel(k, q, plan.range(), args.data(), args.size(), deps));
+  return enqueue_kernel(k, q, plan.range(), args.data(), args.size(), dependencies({&a}));
+}
+
+}  // namespace
+
+void random_fill(const array_core& a, random_distribution d, std::uint64_t seed,
+                 std::uint64_t offset, double p0, double p1, const launch_plan& plan) {
+  check_fill(a, d);
+  const std::size_t n = a.layout().extents.size();
+  if (n == 0) return;
+  const std::uint64_t groups = random_groups(a.type(), n);
+  if (plan.cpu && plan.global * plan.chunk < groups)
+    throw std::invalid_argument("random_fill: the plan covers " +
+                                std::to_string(plan.global * plan.chunk) + " of " +
+                                std::to_string(groups) + " groups of 8 blocks");
+  if (!a.layout().contiguous()) {
+    array_core tmp(a.queue(), a.type(), a.layout().extents);
+    random_fill(tmp, d, seed, offset, p0, p1, plan);
+    a.assign(tmp);
+    return;
+  }
+  a.record(enqueue_fill(a, d, seed, offset, p0, p1, plan));
 }
 
 }  // namespace detail

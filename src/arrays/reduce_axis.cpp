@@ -11,25 +11,25 @@
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {
+namespace {
 
-array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what) {
+void check_axis(const array_core& a, unsigned axis, reduce_op op, const char* what) {
   require_array(a, what);
-  const array_layout& l = a.layout();
-  const unsigned d = l.extents.dims();
+  const unsigned d = a.layout().extents.dims();
   if (axis >= d)
     throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) +
                                 " of an array with " + std::to_string(d) + " dimension" +
                                 (d == 1 ? "" : "s"));
   if (op != reduce_op::sum && op != reduce_op::min && op != reduce_op::max)
     throw std::invalid_argument(std::string(what) + ": only sum, min and max reduce along an axis");
-  const scalar_type t = a.type();
-  const scalar_type acc = acc_type(t, op);
-  const command_queue& q = a.queue();
+}
 
-  // The output: the input's extents without `axis`, placed by the input's strides of those axes.
+// The output: the input's extents without `axis`, placed by the input's strides of those axes,
+// so that output element o starts at element o of this layout in the input.
+array_layout output_layout(const array_layout& l, unsigned axis) {
   std::vector<std::size_t> ext;
-  array_layout ol;  // where output element o starts in the input
-  for (unsigned i = 0, k = 0; i < d; ++i) {
+  array_layout ol;
+  for (unsigned i = 0, k = 0; i < l.extents.dims(); ++i) {
     if (i == axis) continue;
     ext.push_back(l.extents[i]);
     ol.strides[k++] = l.strides[i];
@@ -37,10 +37,71 @@ array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const c
   if (ext.empty()) ext.push_back(1);
   ol.extents = anycl::shape(ext);
   ol.offset = l.offset;
-  array_core out(q, acc, ol.extents);
-  const std::size_t m = ol.extents.size(), len = l.extents[axis];
-  if (m == 0) return out;
-  if (len == 0) {
+  return ol;
+}
+
+// Each of m outputs' axes of `len` elements in `splits` segments of `seg`, so that there are at
+// least as many tasks as work-items.
+struct segments {
+  std::size_t splits, seg, tasks;
+};
+
+segments split_axis(const device_profile& prof, const command_queue& q, std::size_t m,
+                    std::size_t len, std::size_t es) {
+  const std::size_t want =
+      prof.cpu ? std::size_t{4} * prof.compute_units : plan_launch(q, m * len, es).global;
+  std::size_t splits = 1;
+  if (m < want) splits = std::min(ceil_div(want, m), std::max<std::size_t>(1, len / 4096));
+  const std::size_t seg = ceil_div(len, splits);
+  splits = ceil_div(len, seg);
+  return {splits, seg, m * splits};
+}
+
+// The launch shape for `count` tasks: a few per compute unit, one work-item per group, on a CPU.
+launch_plan task_plan(const device_profile& prof, std::size_t count, std::size_t es) {
+  if (!prof.cpu) return plan_for(prof, count, es);
+  launch_plan p;
+  const std::size_t items = std::min(count, std::size_t{4} * prof.compute_units);
+  p.chunk = ceil_div(count, items);
+  p.global = ceil_div(count, p.chunk);
+  p.local = 1;
+  return p;
+}
+
+// The tasks' kernel, into `out` or into per-segment scratch that the final kernel combines.
+event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_layout& ol,
+               const array_core& out) {
+  const command_queue& q = a.queue();
+  const array_layout& l = a.layout();
+  const scalar_type t = a.type();
+  const std::size_t m = ol.extents.size(), len = l.extents[axis], es = size_of(t);
+  const device_profile prof = profile(q);
+  const segments s = split_axis(prof, q, m, len, es);
+  const build_options o = builtin_options(q, t, false, false);
+  kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis", o);
+  anycl::buffer scratch;
+  if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * device_acc_size(t, op));
+  const anycl::buffer& dst = s.splits > 1 ? scratch : out.buffer();
+  const launch_plan p1 = task_plan(prof, s.tasks, es);
+  event e = launch(k1, q, p1.range(), dependencies({&a, &out}), a.buffer(), cl_ulong(l.offset),
+                   padded_extents(ol), padded_strides(ol), cl_ulong(len), cl_ulong(l.strides[axis]),
+                   cl_ulong(s.splits), cl_ulong(s.seg), cl_ulong(s.tasks), cl_ulong(p1.chunk), dst,
+                   cl_ulong(0));
+  if (s.splits == 1) return e;
+  kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis_final", o);
+  const launch_plan p2 = task_plan(prof, m, es);
+  return launch(k2, q, p2.range(), wait_list{e}, scratch, cl_ulong(s.splits), cl_ulong(m),
+                cl_ulong(p2.chunk), out.buffer(), cl_ulong(0));
+}
+
+}  // namespace
+
+array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what) {
+  check_axis(a, axis, op, what);
+  const array_layout ol = output_layout(a.layout(), axis);
+  array_core out(a.queue(), acc_type(a.type(), op), ol.extents);
+  if (ol.extents.size() == 0) return out;
+  if (a.layout().extents[axis] == 0) {
     if (op != reduce_op::sum)
       throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) +
                                   " has extent 0 (a minimum or maximum of no elements)");
@@ -48,46 +109,7 @@ array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const c
     out.fill(&zero);
     return out;
   }
-
-  // Split each output's axis so that there are at least as many tasks as work-items.
-  const device_profile prof = profile(q);
-  const std::size_t es = size_of(t);
-  const std::size_t want =
-      prof.cpu ? std::size_t{4} * prof.compute_units : plan_launch(q, m * len, es).global;
-  std::size_t splits = 1;
-  if (m < want) splits = std::min(ceil_div(want, m), std::max<std::size_t>(1, len / 4096));
-  const std::size_t seg = ceil_div(len, splits);
-  splits = ceil_div(len, seg);
-  const std::size_t tasks = m * splits;
-  auto shape_for = [&](std::size_t count) {
-    launch_plan p;
-    if (prof.cpu) {
-      const std::size_t items = std::min(count, std::size_t{4} * prof.compute_units);
-      p.chunk = ceil_div(count, items);
-      p.global = ceil_div(count, p.chunk);
-      p.local = 1;
-    } else {
-      p = plan_for(prof, count, es);
-    }
-    return p;
-  };
-
-  const build_options o = builtin_options(q, t, false, false);
-  kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis", o);
-  anycl::buffer scratch;
-  if (splits > 1) scratch = anycl::buffer(q.context(), tasks * device_acc_size(t, op));
-  const anycl::buffer& dst = splits > 1 ? scratch : out.buffer();
-  const launch_plan p1 = shape_for(tasks);
-  const std::vector<event> deps = dependencies({&a, &out});
-  event e = launch(k1, q, p1.range(), deps, a.buffer(), cl_ulong(l.offset), padded_extents(ol),
-                   padded_strides(ol), cl_ulong(len), cl_ulong(l.strides[axis]), cl_ulong(splits),
-                   cl_ulong(seg), cl_ulong(tasks), cl_ulong(p1.chunk), dst, cl_ulong(0));
-  if (splits > 1) {
-    kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis_final", o);
-    const launch_plan p2 = shape_for(m);
-    e = launch(k2, q, p2.range(), wait_list{e}, scratch, cl_ulong(splits), cl_ulong(m),
-               cl_ulong(p2.chunk), out.buffer(), cl_ulong(0));
-  }
+  const event e = run_axis(a, axis, op, ol, out);
   a.record(e);
   out.record(e);
   return out;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "arrays/library_kernels.hpp"
+#include "arrays/reduce_engine.hpp"
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {

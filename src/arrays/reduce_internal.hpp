@@ -7,6 +7,8 @@
 #include <string>
 
 #include "anycl/reduce.hpp"
+#include "arrays/launch_plan.hpp"
+#include "arrays/reduce_engine.hpp"
 
 namespace anycl::detail {
 

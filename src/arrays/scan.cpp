@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "anycl/scan.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -58,10 +59,31 @@ void require(const array_core& a, const char* what, const char* role) {
                                 " array is empty (default-constructed)");
 }
 
-}  // namespace
+// Per block: streams of `sub` elements, streams_per_item of them per work-item. A stream spans
+// an odd number of 64-byte lines: streams a power of two apart would map to the same cache sets
+// (and input and output to the same 4 KiB offsets), which made a scan of 2^26 floats 5x slower.
+struct split {
+  std::size_t sub, streams, items;
+  bool cpu;
+  // One work-item per work-group on a CPU: POCL runs a work-group on one thread.
+  nd_range range() const { return cpu ? nd_range(items, 1) : nd_range(items); }
+};
 
-event scan(const array_core& in, const array_core& out, const scan_op& op, const void* init,
-           const char* what) {
+split split_for(const command_queue& q, std::size_t len, std::size_t es) {
+  const launch_plan plan = plan_launch(q, len, es);
+  const std::size_t per_line = std::max<std::size_t>(1, 64 / es);
+  const std::size_t parts = std::min<std::size_t>(plan.global * streams_per_item, max_streams);
+  const std::size_t lines = (len + parts * per_line - 1) / (parts * per_line);
+  split sp{};
+  sp.cpu = plan.cpu;
+  sp.sub = (lines | 1) * per_line;
+  sp.streams = (len + sp.sub - 1) / sp.sub;
+  sp.items = (sp.streams + streams_per_item - 1) / streams_per_item;
+  return sp;
+}
+
+// Both arrays set, of one type and one element count; returns the count.
+std::size_t check_operands(const array_core& in, const array_core& out, const char* what) {
   require(in, what, "input");
   require(out, what, "output");
   if (in.type() != out.type())
@@ -74,48 +96,20 @@ event scan(const array_core& in, const array_core& out, const scan_op& op, const
                                 " has " + std::to_string(n) + " elements, output " +
                                 out.layout().extents.str() + " has " +
                                 std::to_string(out.layout().extents.size()) + " elements");
-  if (n == 0) return {};
-  if (!in.layout().contiguous()) return scan(in.copy(), out, op, init, what);
-  const bool same = in.buffer().get() == out.buffer().get() &&
-                    in.layout().offset == out.layout().offset && out.layout().contiguous();
-  if (!out.layout().contiguous() || (!same && out.may_overlap(in))) {
-    array_core tmp(out.queue(), out.type(), anycl::shape(n));
-    scan(in, tmp, op, init, what);
-    out.assign(tmp.reshape(out.layout().extents));
-    return out.last_event();
-  }
+  return n;
+}
 
+// The scan of contiguous `in` into contiguous `out` (`in` itself or disjoint from it), block by
+// block: a block's totals pass leaves it in the last-level cache for its scan pass, so large
+// arrays are read from memory once, not twice.
+event scan_blocks(const array_core& in, const array_core& out, const scan_op& op,
+                  const void* init) {
   const command_queue& q = out.queue();
   const scalar_type t = in.type();
-  const std::size_t es = size_of(t);
-  // Blocks of block_bytes: a block's totals pass leaves it in the last-level cache for its scan
-  // pass, so large arrays are read from memory once, not twice.
+  const std::size_t es = size_of(t), n = in.layout().extents.size();
   const std::size_t block = std::max<std::size_t>(1, block_bytes / es);
   const std::size_t blocks = (n + block - 1) / block;
-  // Per block: streams of `sub` elements, streams_per_item of them per work-item. A stream spans
-  // an odd number of 64-byte lines: streams a power of two apart would map to the same cache sets
-  // (and input and output to the same 4 KiB offsets), which made a scan of 2^26 floats 5x slower.
-  struct split {
-    std::size_t sub, streams, items;
-    bool cpu;
-    // One work-item per work-group on a CPU: POCL runs a work-group on one thread.
-    nd_range range() const { return cpu ? nd_range(items, 1) : nd_range(items); }
-  };
-  auto split_for = [&](std::size_t len) {
-    const launch_plan plan = plan_launch(q, len, es);
-    const std::size_t per_line = std::max<std::size_t>(1, 64 / es);
-    const std::size_t parts = std::min<std::size_t>(plan.global * streams_per_item, max_streams);
-    std::size_t lines = (len + parts * per_line - 1) / (parts * per_line);
-    split sp{};
-    sp.cpu = plan.cpu;
-    sp.sub = (lines | 1) * per_line;
-    sp.streams = (len + sp.sub - 1) / sp.sub;
-    sp.items = (sp.streams + streams_per_item - 1) / streams_per_item;
-    return sp;
-  };
-
-  const split largest_split = split_for(std::min(n, block));
-  array_core totals(q, t, anycl::shape(largest_split.streams));
+  array_core totals(q, t, anycl::shape(split_for(q, std::min(n, block), es).streams));
   array_core carries(q, t, anycl::shape(blocks + 1));
   kernel reduce = scan_kernel(q, t, op, "anycl_scan_reduce");
   kernel apply = scan_kernel(q, t, op, "anycl_scan_apply");
@@ -126,7 +120,7 @@ event scan(const array_core& in, const array_core& out, const scan_op& op, const
   event e;
   for (std::size_t b = 0; b < blocks; ++b) {
     const std::size_t begin = b * block, len = std::min(block, n - begin);
-    const split sp = split_for(len);
+    const split sp = split_for(q, len, es);
     const cl_ulong in_off = in.layout().offset + begin, out_off = out.layout().offset + begin,
                    count = len, sub = sp.sub, block_index = b;
     std::vector<event> deps = b ? std::vector<event>{e} : dependencies({&in});
@@ -146,6 +140,25 @@ event scan(const array_core& in, const array_core& out, const scan_op& op, const
                                     arg_traits<cl_int>::make(exclusive)};
     e = enqueue_kernel(apply, q, sp.range(), args.data(), args.size(), deps);
   }
+  return e;
+}
+
+}  // namespace
+
+event scan(const array_core& in, const array_core& out, const scan_op& op, const void* init,
+           const char* what) {
+  const std::size_t n = check_operands(in, out, what);
+  if (n == 0) return {};
+  if (!in.layout().contiguous()) return scan(in.copy(), out, op, init, what);
+  const bool same = in.buffer().get() == out.buffer().get() &&
+                    in.layout().offset == out.layout().offset && out.layout().contiguous();
+  if (!out.layout().contiguous() || (!same && out.may_overlap(in))) {
+    array_core tmp(out.queue(), out.type(), anycl::shape(n));
+    scan(in, tmp, op, init, what);
+    out.assign(tmp.reshape(out.layout().extents));
+    return out.last_event();
+  }
+  const event e = scan_blocks(in, out, op, init);
   in.record(e);
   out.record(e);
   return e;

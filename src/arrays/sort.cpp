@@ -51,35 +51,25 @@ build_options key_options(const command_queue& q, scalar_type t) {
   return o;
 }
 
-// The radix passes of `j`; returns the last event (empty when nothing had to move).
-event run(const job& j) {
-  const array_core& keys = *j.keys;
-  const command_queue& q = keys.queue();
-  const std::size_t n = keys.layout().extents.size();
-  const scalar_type kt = keys.type();
-  const std::size_t ks = size_of(kt);
-  const unsigned digits = static_cast<unsigned>(ks);
+// Contiguous chunks of keys, one work-item each: plan_launch's on a CPU, at most 256 on others.
+struct chunking {
+  std::size_t chunks;
+  std::size_t chunk;
+  nd_range range;
+};
 
-  // Contiguous chunks on every device type: plan_launch's on a CPU, at most 256 on others.
-  const launch_plan plan = plan_launch(q, n, ks);
+chunking chunk_keys(const command_queue& q, std::size_t n, std::size_t key_bytes) {
+  const launch_plan plan = plan_launch(q, n, key_bytes);
   std::size_t chunks = plan.cpu ? plan.global : std::min<std::size_t>(256, (n + 255) / 256);
-  std::size_t chunk = plan.cpu ? plan.chunk : (n + chunks - 1) / chunks;
+  const std::size_t chunk = plan.cpu ? plan.chunk : (n + chunks - 1) / chunks;
   chunks = (n + chunk - 1) / chunk;
-  const nd_range range = plan.cpu ? nd_range(chunks, 1) : nd_range(chunks);
-  const cl_ulong n_l = n, chunk_l = chunk;
-  const cl_uint chunks_u = static_cast<cl_uint>(chunks);
+  return {chunks, chunk, plan.cpu ? nd_range(chunks, 1) : nd_range(chunks)};
+}
 
-  const build_options ko = key_options(q, kt);
-  const cl_ulong flip = j.order == sort_order::descending ? ~cl_ulong(0) : 0;
-  std::vector<event> first_deps = dependencies({j.keys, j.values, j.positions});
-
-  // Every digit's counts per chunk from one read of the keys; the totals decide the passes.
-  array_core hist_all(q, scalar_type::u32, anycl::shape(chunks * digits * 256));
-  event e =
-      launch(library_kernel(q, "anycl/sort.cl", "anycl_sort_count_all", ko), q, range, first_deps,
-             keys.buffer(), cl_ulong(keys.layout().offset), n_l, chunk_l, hist_all.buffer(), flip);
-  std::vector<cl_uint> counts(chunks * digits * 256);
-  q.read_bytes(hist_all.buffer(), 0, counts.size() * sizeof(cl_uint), counts.data(), wait_list(e));
+// The digits that need a pass: those on which not every one of the n keys has the same value.
+// `counts` holds 256 counts per (chunk, digit).
+std::vector<unsigned> digits_to_sort(const std::vector<cl_uint>& counts, std::size_t chunks,
+                                     unsigned digits, std::size_t n) {
   std::vector<unsigned> passes;
   for (unsigned d = 0; d < digits; ++d) {
     bool constant = false;
@@ -90,101 +80,167 @@ event run(const job& j) {
     }
     if (!constant) passes.push_back(d);
   }
-  const std::size_t npasses = passes.size();
+  return passes;
+}
 
-  if (npasses == 0) {
-    if (!j.positions) return {};
-    const std::uint32_t zero = 0, one = 1;
-    j.positions->iota(&zero, &one);
-    return j.positions->last_event();
+// The radix passes of one job: a counting launch over every digit at once, then a scatter per
+// digit that needs one (with a count of its own after the first), between ping-pong places.
+class radix_sort {
+ public:
+  explicit radix_sort(const job& j)
+      : j_(j),
+        q_(j.keys->queue()),
+        n_(j.keys->layout().extents.size()),
+        kt_(j.keys->type()),
+        ks_(size_of(kt_)),
+        digits_(static_cast<unsigned>(ks_)),
+        geo_(chunk_keys(q_, n_, ks_)),
+        ko_(key_options(q_, kt_)),
+        flip_(j.order == sort_order::descending ? ~cl_ulong(0) : 0) {}
+
+  // Returns the last event (empty when nothing had to move).
+  event run() {
+    event e = count_all();
+    if (passes_.empty()) {
+      if (!j_.positions) return {};
+      const std::uint32_t zero = 0, one = 1;
+      j_.positions->iota(&zero, &one);
+      return j_.positions->last_event();
+    }
+    allocate();
+    build_kernels();
+    key_src_ = place_of(*j_.keys);
+    val_src_ = j_.values ? place_of(*j_.values) : place{};
+    for (std::size_t i = 0; i < passes_.size(); ++i) e = pass(i, e);
+    return copy_back(e);
+  }
+
+ private:
+  // Every digit's counts per chunk from one read of the keys; the totals decide the passes.
+  event count_all() {
+    hist_all_ = array_core(q_, scalar_type::u32, anycl::shape(geo_.chunks * digits_ * 256));
+    const array_core& keys = *j_.keys;
+    event e = launch(library_kernel(q_, "anycl/sort.cl", "anycl_sort_count_all", ko_), q_,
+                     geo_.range, dependencies({j_.keys, j_.values, j_.positions}), keys.buffer(),
+                     cl_ulong(keys.layout().offset), cl_ulong(n_), cl_ulong(geo_.chunk),
+                     hist_all_.buffer(), flip_);
+    std::vector<cl_uint> counts(geo_.chunks * digits_ * 256);
+    q_.read_bytes(hist_all_.buffer(), 0, counts.size() * sizeof(cl_uint), counts.data(),
+                  wait_list(e));
+    passes_ = digits_to_sort(counts, geo_.chunks, digits_, n_);
+    return e;
   }
 
   // Ping-pong places. sort / sort_by_key: keys A -> B -> A ..., copied back when they end in B.
   // argsort: keys A -> B -> C -> B ... (A is never written); positions end in the result.
-  const place key_a = place_of(keys);
-  array_core key_b(q, kt, anycl::shape(n));
-  array_core key_c;
-  if (j.positions && npasses > 1) key_c = array_core(q, kt, anycl::shape(n));
-  array_core val_b;
-  const array_core* vals = j.values ? j.values : j.positions;
-  if (vals && (j.values || npasses > 1)) val_b = array_core(q, vals->type(), anycl::shape(n));
-  const std::size_t vs = vals ? size_of(vals->type()) : 0;
-
-  auto key_dst = [&](std::size_t i) -> place {
-    if (i % 2 == 0) return place_of(key_b);
-    return j.positions ? place_of(key_c) : key_a;
-  };
-  auto val_dst = [&](std::size_t i) -> place {
-    if (j.positions) return (npasses - 1 - i) % 2 == 0 ? place_of(*j.positions) : place_of(val_b);
-    return i % 2 == 0 ? place_of(val_b) : place_of(*j.values);
-  };
-
-  array_core hist(q, scalar_type::u32, anycl::shape(chunks * 256));
-  kernel count = library_kernel(q, "anycl/sort.cl", "anycl_sort_count", ko);
-  build_options so = ko;
-  if (j.values) so.define("V", bits_type(vs));
-  kernel scatter = library_kernel(q, "anycl/sort.cl", "anycl_sort_scatter", so);
-  kernel scatter_first = scatter;
-  if (j.positions) {
-    build_options io = ko;
-    io.define("ANYCL_SORT_IOTA");
-    scatter_first = library_kernel(q, "anycl/sort.cl", "anycl_sort_scatter", io);
-    so.define("V", "uint");
-    scatter = library_kernel(q, "anycl/sort.cl", "anycl_sort_scatter", so);
+  void allocate() {
+    const std::size_t npasses = passes_.size();
+    key_b_ = array_core(q_, kt_, anycl::shape(n_));
+    if (j_.positions && npasses > 1) key_c_ = array_core(q_, kt_, anycl::shape(n_));
+    vals_ = j_.values ? j_.values : j_.positions;
+    if (vals_ && (j_.values || npasses > 1))
+      val_b_ = array_core(q_, vals_->type(), anycl::shape(n_));
+    vs_ = vals_ ? size_of(vals_->type()) : 0;
+    hist_ = array_core(q_, scalar_type::u32, anycl::shape(geo_.chunks * 256));
   }
 
-  place key_src = key_a;
-  place val_src = j.values ? place_of(*j.values) : place{};
-  for (std::size_t i = 0; i < npasses; ++i) {
-    const cl_uint shift = 8 * passes[i];
+  // argsort's first pass writes the positions it reads (ANYCL_SORT_IOTA); its later passes move
+  // uint positions.
+  void build_kernels() {
+    count_ = library_kernel(q_, "anycl/sort.cl", "anycl_sort_count", ko_);
+    build_options so = ko_;
+    if (j_.values) so.define("V", bits_type(vs_));
+    scatter_ = library_kernel(q_, "anycl/sort.cl", "anycl_sort_scatter", so);
+    scatter_first_ = scatter_;
+    if (!j_.positions) return;
+    build_options io = ko_;
+    io.define("ANYCL_SORT_IOTA");
+    scatter_first_ = library_kernel(q_, "anycl/sort.cl", "anycl_sort_scatter", io);
+    so.define("V", "uint");
+    scatter_ = library_kernel(q_, "anycl/sort.cl", "anycl_sort_scatter", so);
+  }
+
+  place key_dst(std::size_t i) const {
+    if (i % 2 == 0) return place_of(key_b_);
+    return j_.positions ? place_of(key_c_) : place_of(*j_.keys);
+  }
+  place val_dst(std::size_t i) const {
+    if (j_.positions)
+      return (passes_.size() - 1 - i) % 2 == 0 ? place_of(*j_.positions) : place_of(val_b_);
+    return i % 2 == 0 ? place_of(val_b_) : place_of(*j_.values);
+  }
+
+  // Pass i: counts of its digit (the first pass's come from count_all: skipped passes move
+  // nothing, so they are those of the original order), then the scatter.
+  event pass(std::size_t i, event e) {
+    const cl_uint shift = 8 * passes_[i];
     cl_ulong stride = 256, first = 0;
-    const anycl::buffer* h = &hist.buffer();
+    const anycl::buffer* h = &hist_.buffer();
     if (i == 0) {
-      // Skipped passes move nothing, so the first pass's counts are those of the original order.
-      stride = digits * 256;
-      first = 256 * passes[0];
-      h = &hist_all.buffer();
+      stride = digits_ * 256;
+      first = 256 * passes_[0];
+      h = &hist_all_.buffer();
     } else {
-      e = launch(count, q, range, wait_list(e), key_src.buf, key_src.off, n_l, chunk_l, shift,
-                 hist.buffer(), flip);
+      e = launch(count_, q_, geo_.range, wait_list(e), key_src_.buf, key_src_.off, cl_ulong(n_),
+                 cl_ulong(geo_.chunk), shift, hist_.buffer(), flip_);
     }
     const place kd = key_dst(i);
-    std::vector<kernel_arg> args{
-        arg_traits<anycl::buffer>::make(key_src.buf), arg_traits<cl_ulong>::make(key_src.off),
-        arg_traits<anycl::buffer>::make(kd.buf), arg_traits<cl_ulong>::make(kd.off)};
-    const bool iota = j.positions && i == 0;
-    place vd;
-    if (vals) {
-      vd = val_dst(i);
-      if (!iota) {
-        args.push_back(arg_traits<anycl::buffer>::make(val_src.buf));
-        args.push_back(arg_traits<cl_ulong>::make(val_src.off));
-      }
-      args.push_back(arg_traits<anycl::buffer>::make(vd.buf));
-      args.push_back(arg_traits<cl_ulong>::make(vd.off));
-    }
-    args.push_back(arg_traits<cl_ulong>::make(n_l));
-    args.push_back(arg_traits<cl_ulong>::make(chunk_l));
+    const place vd = vals_ ? val_dst(i) : place{};
+    const bool iota = j_.positions && i == 0;
+    std::vector<kernel_arg> args;
+    add_place(args, key_src_);
+    add_place(args, kd);
+    if (vals_ && !iota) add_place(args, val_src_);
+    if (vals_) add_place(args, vd);
+    const cl_ulong tail[] = {n_, geo_.chunk};
+    for (const cl_ulong& v : tail) args.push_back(arg_traits<cl_ulong>::make(v));
     args.push_back(arg_traits<cl_uint>::make(shift));
     args.push_back(arg_traits<anycl::buffer>::make(*h));
     args.push_back(arg_traits<cl_ulong>::make(stride));
     args.push_back(arg_traits<cl_ulong>::make(first));
-    args.push_back(arg_traits<cl_uint>::make(chunks_u));
-    args.push_back(arg_traits<cl_ulong>::make(flip));
-    e = enqueue_kernel(iota ? scatter_first : scatter, q, range, args.data(), args.size(),
+    const cl_uint chunks = static_cast<cl_uint>(geo_.chunks);
+    args.push_back(arg_traits<cl_uint>::make(chunks));
+    args.push_back(arg_traits<cl_ulong>::make(flip_));
+    e = enqueue_kernel(iota ? scatter_first_ : scatter_, q_, geo_.range, args.data(), args.size(),
                        wait_list(e));
-    key_src = kd;
-    val_src = vd;
+    key_src_ = kd;
+    val_src_ = vd;
+    return e;
   }
 
-  if (!j.positions && npasses % 2 == 1) {
-    e = q.copy_bytes(key_b.buffer(), 0, keys.buffer(), key_a.off * ks, n * ks, wait_list(e));
-    if (j.values)
-      e = q.copy_bytes(val_b.buffer(), 0, j.values->buffer(), j.values->layout().offset * vs,
-                       n * vs, wait_list(e));
+  static void add_place(std::vector<kernel_arg>& args, const place& p) {
+    args.push_back(arg_traits<anycl::buffer>::make(p.buf));
+    args.push_back(arg_traits<cl_ulong>::make(p.off));
   }
-  return e;
-}
+
+  // sort and sort_by_key after an odd number of passes: the result is in B.
+  event copy_back(event e) {
+    if (j_.positions || passes_.size() % 2 == 0) return e;
+    const array_core& keys = *j_.keys;
+    e = q_.copy_bytes(key_b_.buffer(), 0, keys.buffer(), keys.layout().offset * ks_, n_ * ks_,
+                      wait_list(e));
+    if (j_.values)
+      e = q_.copy_bytes(val_b_.buffer(), 0, j_.values->buffer(), j_.values->layout().offset * vs_,
+                        n_ * vs_, wait_list(e));
+    return e;
+  }
+
+  const job& j_;
+  const command_queue& q_;
+  const std::size_t n_;
+  const scalar_type kt_;
+  const std::size_t ks_;
+  const unsigned digits_;
+  const chunking geo_;
+  const build_options ko_;
+  const cl_ulong flip_;
+  std::vector<unsigned> passes_;
+  array_core hist_all_, hist_, key_b_, key_c_, val_b_;
+  const array_core* vals_ = nullptr;
+  std::size_t vs_ = 0;
+  kernel count_, scatter_, scatter_first_;
+  place key_src_, val_src_;
+};
 
 void require(const array_core& a, const char* what, const char* role) {
   if (!a.valid())
@@ -227,7 +283,7 @@ event sort(const array_core& keys, const array_core* values, sort_order order, c
   j.keys = &keys;
   j.values = values;
   j.order = order;
-  event e = run(j);
+  event e = radix_sort(j).run();
   keys.record(e);
   if (values) values->record(e);
   return e;
@@ -249,7 +305,7 @@ array_core argsort(const array_core& keys, sort_order order) {
   j.keys = &keys;
   j.positions = &out;
   j.order = order;
-  event e = run(j);
+  event e = radix_sort(j).run();
   keys.record(e);
   out.record(e);
   return out;

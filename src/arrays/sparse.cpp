@@ -4,6 +4,7 @@
 #include "anycl/sparse.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -166,9 +167,9 @@ csr_matrix<T> csr_matrix<T>::from_triplets(const command_queue& queue, std::size
 
 namespace {
 
+// The matrix and both vectors set, 1-D vectors of the matrix's sizes, all in one context.
 template <class T>
-void spmv_impl(T alpha, const csr_matrix<T>& A, const array<T>& x, T beta, bool read_y,
-               const array<T>& y) {
+void check_spmv(const csr_matrix<T>& A, const array<T>& x, const array<T>& y) {
   const char* what = "spmv";
   if (!A.queue()) throw std::invalid_argument("spmv: the matrix is empty (default-constructed)");
   if (!x.core().valid() || !y.core().valid())
@@ -185,53 +186,65 @@ void spmv_impl(T alpha, const csr_matrix<T>& A, const array<T>& x, T beta, bool 
     throw std::invalid_argument(std::string(what) + ": y has " + std::to_string(y.size()) +
                                 " elements for a " + shape_str(A.rows(), A.cols()) +
                                 " matrix (needs rows = " + std::to_string(A.rows()) + ")");
-  const command_queue& q = A.queue();
-  const cl_context ctx = q.context().get();
+  const cl_context ctx = A.queue().context().get();
   if (x.queue().context().get() != ctx || y.queue().context().get() != ctx)
     throw std::invalid_argument("spmv: x and y must be in the matrix's context");
+}
+
+// y = beta * y (or 0 when !read_y) for a matrix without entries; y is contiguous.
+template <class T>
+void spmv_scale(const csr_matrix<T>& A, T beta, bool read_y, const array<T>& y) {
+  const command_queue& q = A.queue();
+  const std::size_t n = A.rows();
+  const detail::launch_plan plan = detail::plan_launch(q, n, sizeof(T));
+  kernel k = detail::library_kernel(q, "anycl/sparse.cl", "anycl_spmv_scale",
+                                    detail::typed_options(q, scalar_type_of<T>()));
+  y.record(detail::launch(k, q, plan.range(), detail::dependencies({&y.core()}), y.buffer(),
+                          cl_ulong(y.offset()), cl_ulong(n), cl_ulong(plan.chunk), beta,
+                          cl_int(read_y ? 1 : 0)));
+}
+
+// The CSR kernel; x and y are contiguous and disjoint. On a CPU, one work-item per work-group
+// and row partition: left to the driver, POCL puts all of them in one group, which runs on one
+// thread.
+template <class T>
+void spmv_csr(T alpha, const csr_matrix<T>& A, const array<T>& x, T beta, bool read_y,
+              const array<T>& y) {
+  const command_queue& q = A.queue();
+  const std::size_t n = A.rows();
+  const detail::device_profile p = detail::profile(q);
+  const nd_range range = p.cpu ? nd_range(A.row_partition().size() - 1, 1)
+                               : detail::plan_launch(q, n, sizeof(T)).range();
+  const array<index_type>& part = p.cpu ? A.row_partition() : A.row_ptr();
+  kernel k = detail::library_kernel(q, "anycl/sparse.cl", "anycl_spmv_csr",
+                                    detail::typed_options(q, scalar_type_of<T>()));
+  const std::initializer_list<const detail::array_core*> used = {
+      &A.row_ptr().core(), &A.col_idx().core(), &A.values().core(),
+      &part.core(),        &x.core(),           &y.core()};
+  event e = detail::launch(k, q, range, detail::dependencies(used), A.row_ptr().buffer(),
+                           A.col_idx().buffer(), A.values().buffer(), x.buffer(),
+                           cl_ulong(x.offset()), y.buffer(), cl_ulong(y.offset()), part.buffer(),
+                           cl_ulong(n), alpha, beta, cl_int(read_y ? 1 : 0));
+  for (const detail::array_core* a : used) a->record(e);
+}
+
+template <class T>
+void spmv_impl(T alpha, const csr_matrix<T>& A, const array<T>& x, T beta, bool read_y,
+               const array<T>& y) {
+  check_spmv(A, x, y);
   if (A.rows() == 0) return;
   if (!y.contiguous()) {
-    array<T> tmp = read_y ? y.copy() : array<T>::empty(q, y.size());
+    array<T> tmp = read_y ? y.copy() : array<T>::empty(A.queue(), y.size());
     spmv_impl(alpha, A, x, beta, read_y, tmp);
     y.assign(tmp);
     return;
   }
-  const std::size_t n = A.rows();
-  const build_options options = detail::typed_options(q, scalar_type_of<T>());
-  const cl_ulong y_off = y.offset();
-  const cl_int ry = read_y ? 1 : 0;
-  if (A.nnz() == 0) {
-    const detail::launch_plan plan = detail::plan_launch(q, n, sizeof(T));
-    kernel k = detail::library_kernel(q, "anycl/sparse.cl", "anycl_spmv_scale", options);
-    auto deps = detail::dependencies({&y.core()});
-    y.record(detail::launch(k, q, plan.range(), deps, y.buffer(), y_off, cl_ulong(n),
-                            cl_ulong(plan.chunk), beta, ry));
-    return;
-  }
+  if (A.nnz() == 0) return spmv_scale(A, beta, read_y, y);
   if (!x.contiguous() || x.core().may_overlap(y.core())) {
     spmv_impl(alpha, A, x.copy(), beta, read_y, y);
     return;
   }
-  const detail::device_profile p = detail::profile(q);
-  nd_range range(1);
-  if (p.cpu) {
-    // One work-item per work-group: left to the driver, POCL puts all of them in one group, which
-    // runs on one thread.
-    range = nd_range(A.row_partition().size() - 1, 1);
-  } else {
-    const detail::launch_plan plan = detail::plan_launch(q, n, sizeof(T));
-    range = plan.range();
-  }
-  const array<index_type>& part = p.cpu ? A.row_partition() : A.row_ptr();
-  kernel k = detail::library_kernel(q, "anycl/sparse.cl", "anycl_spmv_csr", options);
-  auto deps = detail::dependencies({&A.row_ptr().core(), &A.col_idx().core(), &A.values().core(),
-                                    &part.core(), &x.core(), &y.core()});
-  event e = detail::launch(k, q, range, deps, A.row_ptr().buffer(), A.col_idx().buffer(),
-                           A.values().buffer(), x.buffer(), cl_ulong(x.offset()), y.buffer(), y_off,
-                           part.buffer(), cl_ulong(n), alpha, beta, ry);
-  for (const detail::array_core* a : {&A.row_ptr().core(), &A.col_idx().core(), &A.values().core(),
-                                      &part.core(), &x.core(), &y.core()})
-    a->record(e);
+  spmv_csr(alpha, A, x, beta, read_y, y);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "anycl/blas.hpp"
+#include "arrays/library_kernels.hpp"
 #include "blas/cache_holder.hpp"
 #include "blas/checks.hpp"
 #include "blas/operands.hpp"

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "arrays/library_kernels.hpp"
 #include "core/check.hpp"
 #include "core/process.hpp"
 #include "core/size_math.hpp"

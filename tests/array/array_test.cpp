@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "arrays/launch_plan.hpp"
 #include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "anycl/elementwise.hpp"
+#include "arrays/library_kernels.hpp"
 #include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
 

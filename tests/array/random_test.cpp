@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "anycl/random.hpp"
+#include "arrays/library_kernels.hpp"
+#include "arrays/random_fill.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;

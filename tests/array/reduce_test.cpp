@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "anycl/reduce.hpp"
+#include "arrays/library_kernels.hpp"
+#include "arrays/reduce_engine.hpp"
 #include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "anycl/sparse.hpp"
+#include "arrays/launch_plan.hpp"
 #include "support/device_fixture.hpp"
 
 using Catch::Matchers::Contains;
