@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The built-in reductions of whole arrays: sum, min, max, any, all, dot and count_if, through the
 // kernels of cl_kernels/anycl/reduce.cl.
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -40,20 +41,34 @@ const char* device_acc_name(scalar_type acc) {
 
 // The arguments reduce.cl takes for one input array: its buffer and offset, and its strides when
 // the inputs are strided. Valid while this object lives.
-class input_args {
+// The kernel arguments of the one or two arrays a reduction reads: the extents (strided kernels
+// only), then per array its buffer, offset and (strided) strides. Holds what the arguments point
+// to, so it is neither copied nor moved.
+class reduce_inputs {
  public:
-  explicit input_args(const array_core& a)
-      : a_(a), off_(a.layout().offset), st_(padded_strides(a.layout())) {}
-  void add_to(std::vector<kernel_arg>& args, bool strided) const {
-    args.push_back(arg_traits<anycl::buffer>::make(a_.buffer()));
-    args.push_back(arg_traits<cl_ulong>::make(off_));
-    if (strided) args.push_back(arg_traits<cl_ulong4>::make(st_));
+  reduce_inputs(const array_core& a, const array_core* b, bool strided)
+      : ext_(padded_extents(a.layout())) {
+    if (strided) args_.push_back(arg_traits<cl_ulong4>::make(ext_));
+    add(0, a, strided);
+    if (b) add(1, *b, strided);
   }
+  reduce_inputs(const reduce_inputs&) = delete;
+  reduce_inputs& operator=(const reduce_inputs&) = delete;
+  const kernel_arg* data() const noexcept { return args_.data(); }
+  std::size_t size() const noexcept { return args_.size(); }
 
  private:
-  const array_core& a_;
-  cl_ulong off_;
-  cl_ulong4 st_;
+  void add(std::size_t i, const array_core& a, bool strided) {
+    off_[i] = a.layout().offset;
+    st_[i] = padded_strides(a.layout());
+    args_.push_back(arg_traits<anycl::buffer>::make(a.buffer()));
+    args_.push_back(arg_traits<cl_ulong>::make(off_[i]));
+    if (strided) args_.push_back(arg_traits<cl_ulong4>::make(st_[i]));
+  }
+  cl_ulong4 ext_;
+  std::array<cl_ulong, 2> off_{};
+  std::array<cl_ulong4, 2> st_{};
+  std::vector<kernel_arg> args_;
 };
 
 }  // namespace
@@ -141,15 +156,10 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   const build_options o = builtin_options(q, t, strided, !p.cpu);
   kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_partial", o);
   kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_final", o);
-  const cl_ulong4 ext = padded_extents(a.layout());
-  const input_args in(a);
-  std::vector<kernel_arg> args;
-  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
-  in.add_to(args, strided);
-  const std::vector<event> deps = dependencies({&a});
+  const reduce_inputs in(a, nullptr, strided);
   unsigned char dev_acc[16] = {};
-  event e = stages_to_host(q, k1, k2, device_acc_size(t, op), n, p, args.data(), args.size(), deps,
-                           dev_acc);
+  event e = stages_to_host(q, k1, k2, device_acc_size(t, op), n, p, in.data(), in.size(),
+                           dependencies({&a}), dev_acc);
   a.record(e);
   finish(t, op, dev_acc, result);
 }
@@ -180,16 +190,10 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const la
   const build_options o = builtin_options(q, t, strided, !p.cpu);
   kernel k1 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_partial", o);
   kernel k2 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_final", o);
-  const cl_ulong4 ext = padded_extents(a.layout());
-  const input_args in_a(a), in_b(b);
-  std::vector<kernel_arg> args;
-  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
-  in_a.add_to(args, strided);
-  in_b.add_to(args, strided);
-  const std::vector<event> deps = dependencies({&a, &b});
+  const reduce_inputs in(a, &b, strided);
   unsigned char dev_acc[16] = {};
-  event e = stages_to_host(q, k1, k2, device_acc_size(t, reduce_op::sum), n, p, args.data(),
-                           args.size(), deps, dev_acc);
+  event e = stages_to_host(q, k1, k2, device_acc_size(t, reduce_op::sum), n, p, in.data(),
+                           in.size(), dependencies({&a, &b}), dev_acc);
   a.record(e);
   b.record(e);
   finish(t, reduce_op::sum, dev_acc, result);
@@ -215,14 +219,9 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
   src += "\n  ) ? 1 : 0;\n}\n#include \"anycl/reduce.cl\"\n";
   kernel k1 = generated_kernel(q, src, "anycl::count_if", "anycl_count_partial", o);
   kernel k2 = generated_kernel(q, src, "anycl::count_if", "anycl_count_final", o);
-  const cl_ulong4 ext = padded_extents(a.layout());
-  const input_args in(a);
-  std::vector<kernel_arg> args;
-  if (strided) args.push_back(arg_traits<cl_ulong4>::make(ext));
-  in.add_to(args, strided);
-  const std::vector<event> deps = dependencies({&a});
+  const reduce_inputs in(a, nullptr, strided);
   std::uint64_t r = 0;
-  event e = stages_to_host(q, k1, k2, sizeof r, n, p, args.data(), args.size(), deps, &r);
+  event e = stages_to_host(q, k1, k2, sizeof r, n, p, in.data(), in.size(), dependencies({&a}), &r);
   a.record(e);
   return r;
 }
