@@ -88,10 +88,12 @@ void write_csv(std::ostream& out, const report& r) {
 
 // --- JSON ---
 
-void write_json(std::ostream& out, const report& r) {
-  using anycl::tools::json_string;
-  const run_info& info = r.info;
-  out << "{\n  \"anycl_version\": " << json_string(anycl::version())
+namespace {
+using anycl::tools::json_string;
+
+/// The run's settings: the fields of the JSON document before "failed".
+void run_info_json(std::ostream& out, const run_info& info) {
+  out << "\n  \"anycl_version\": " << json_string(anycl::version())
       << ",\n  \"device\": " << json_string(info.device)
       << ",\n  \"mode\": " << json_string(info.mode) << ",\n  \"launches\": " << info.launches
       << ",\n  \"repetitions\": " << info.repetitions
@@ -101,42 +103,58 @@ void write_json(std::ostream& out, const report& r) {
       << ",\n  \"transfer_sizes\": [";
   for (std::size_t i = 0; i < info.transfer_sizes.size(); ++i)
     out << (i ? ", " : "") << info.transfer_sizes[i];
-  out << "],\n  \"failed\": " << r.failed() << ",\n  \"comparisons\": [";
+  out << "]";
+}
+
+/// One comparison as a one-line object; a failed one has null figures and its error.
+void comparison_json(std::ostream& out, const comparison& c) {
+  out << "{\"name\": " << json_string(c.name) << ", \"unit\": " << json_string(unit_name(c.unit))
+      << ", \"anycl\": " << (c.failed ? "null" : fixed(c.anycl, 4))
+      << ", \"reference\": " << json_string(c.reference)
+      << ", \"reference_value\": " << (c.failed ? "null" : fixed(c.reference_value, 4))
+      << ", \"ratio\": " << (c.failed ? "null" : fixed(c.ratio(), 4));
+  if (!c.failed && c.anycl_cpu && c.reference_cpu)
+    out << ", \"anycl_cpu\": " << fixed(*c.anycl_cpu, 4)
+        << ", \"reference_cpu\": " << fixed(*c.reference_cpu, 4)
+        << ", \"cpu_ratio\": " << fixed(*c.anycl_cpu / *c.reference_cpu, 4);
+  if (!c.failed)
+    for (const auto& [key, value] : c.json_extra) out << ", " << json_string(key) << ": " << value;
+  out << ", \"higher_is_better\": " << (higher_is_better(c.unit) ? "true" : "false")
+      << ", \"benchmark\": " << json_string(c.benchmark)
+      << ", \"status\": " << (c.failed ? "\"FAILED\"" : "\"ok\"");
+  if (c.failed) out << ", \"error\": " << json_string(c.error);
+  out << "}";
+}
+
+/// One benchmark's description and status as a one-line object.
+void benchmark_json(std::ostream& out, const benchmark_status& b) {
+  out << "{\"name\": " << json_string(b.name) << ", \"group\": " << json_string(b.group)
+      << ", \"unit\": " << json_string(unit_name(b.unit))
+      << ", \"measures\": " << json_string(b.what) << ", \"check\": " << json_string(b.check)
+      << ", \"references\": [";
+  for (std::size_t k = 0; k < b.references.size(); ++k)
+    out << (k ? ", " : "") << "{\"name\": " << json_string(b.references[k].name)
+        << ", \"description\": " << json_string(b.references[k].description) << "}";
+  out << "], \"status\": " << (b.failed ? "\"FAILED\"" : "\"ok\"");
+  if (b.failed) out << ", \"error\": " << json_string(b.error);
+  out << "}";
+}
+}  // namespace
+
+void write_json(std::ostream& out, const report& r) {
+  out << "{";
+  run_info_json(out, r.info);
+  out << ",\n  \"failed\": " << r.failed() << ",\n  \"comparisons\": [";
   std::size_t i = 0;
   for (const comparison& c : r.comparisons) {
-    out << (i++ ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name)
-        << ", \"unit\": " << json_string(unit_name(c.unit))
-        << ", \"anycl\": " << (c.failed ? "null" : fixed(c.anycl, 4))
-        << ", \"reference\": " << json_string(c.reference)
-        << ", \"reference_value\": " << (c.failed ? "null" : fixed(c.reference_value, 4))
-        << ", \"ratio\": " << (c.failed ? "null" : fixed(c.ratio(), 4));
-    if (!c.failed && c.anycl_cpu && c.reference_cpu)
-      out << ", \"anycl_cpu\": " << fixed(*c.anycl_cpu, 4)
-          << ", \"reference_cpu\": " << fixed(*c.reference_cpu, 4)
-          << ", \"cpu_ratio\": " << fixed(*c.anycl_cpu / *c.reference_cpu, 4);
-    if (!c.failed)
-      for (const auto& [key, value] : c.json_extra)
-        out << ", " << json_string(key) << ": " << value;
-    out << ", \"higher_is_better\": " << (higher_is_better(c.unit) ? "true" : "false")
-        << ", \"benchmark\": " << json_string(c.benchmark)
-        << ", \"status\": " << (c.failed ? "\"FAILED\"" : "\"ok\"");
-    if (c.failed) out << ", \"error\": " << json_string(c.error);
-    out << "}";
+    out << (i++ ? ",\n" : "\n") << "    ";
+    comparison_json(out, c);
   }
   out << "\n  ],\n  \"benchmarks\": [";
   i = 0;
   for (const benchmark_status& b : r.benchmarks) {
-    out << (i++ ? ",\n" : "\n") << "    {\"name\": " << json_string(b.name)
-        << ", \"group\": " << json_string(b.group)
-        << ", \"unit\": " << json_string(unit_name(b.unit))
-        << ", \"measures\": " << json_string(b.what) << ", \"check\": " << json_string(b.check)
-        << ", \"references\": [";
-    for (std::size_t k = 0; k < b.references.size(); ++k)
-      out << (k ? ", " : "") << "{\"name\": " << json_string(b.references[k].name)
-          << ", \"description\": " << json_string(b.references[k].description) << "}";
-    out << "], \"status\": " << (b.failed ? "\"FAILED\"" : "\"ok\"");
-    if (b.failed) out << ", \"error\": " << json_string(b.error);
-    out << "}";
+    out << (i++ ? ",\n" : "\n") << "    ";
+    benchmark_json(out, b);
   }
   out << "\n  ]\n}\n";
 }

@@ -109,32 +109,13 @@ std::string last_message(const std::string& output) {
 
 // --- reading .icd files as ocl-icd does ---
 
-/// Classifies `path` the way ocl-icd's _open_driver reads it: the first line, cut at a NUL byte,
-/// without its '\n', is the library; an empty file is skipped; a file whose first byte is NUL
-/// gives a name of length 0, and ocl-icd then reads name[length - 1] with an unsigned length, far
-/// outside the buffer (SIGSEGV; still so in ocl-icd 2.3.x).
-icd_entry read_icd_file(const std::string& path) {
-  icd_entry e;
-  e.file = path;
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    e.detail = std::string("cannot be read (") + std::strerror(errno) + "): the loader skips it";
-    return e;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    e.detail = "is a folder: the loader skips it";
-    return e;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    e.status = icd_status::hangs_loader;
-    e.detail = "is a FIFO or device, not a file: the loader blocks opening or reading it";
-    return e;
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    e.detail = std::string("cannot be read (") + std::strerror(errno) + "): the loader skips it";
-    return e;
-  }
+/// Why the loader skips a file that stat or open refused, from errno.
+std::string unreadable_detail() {
+  return std::string("cannot be read (") + std::strerror(errno) + "): the loader skips it";
+}
+
+/// Up to icd_read_limit bytes from the start of an open file.
+std::string read_head(int fd) {
   std::string content;
   char buf[4096];
   while (content.size() < icd_read_limit) {
@@ -143,20 +124,58 @@ icd_entry read_icd_file(const std::string& path) {
     if (n <= 0) break;
     content.append(buf, static_cast<std::size_t>(n));
   }
+  return content;
+}
+
+/// The start of `path` when it is a regular file that opens; otherwise nothing, with `e` saying
+/// why (a folder or an unreadable file is skipped, a FIFO or device blocks the loader).
+std::optional<std::string> icd_file_head(const std::string& path, icd_entry& e) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    e.detail = unreadable_detail();
+    return std::nullopt;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    e.detail = "is a folder: the loader skips it";
+    return std::nullopt;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    e.status = icd_status::hangs_loader;
+    e.detail = "is a FIFO or device, not a file: the loader blocks opening or reading it";
+    return std::nullopt;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    e.detail = unreadable_detail();
+    return std::nullopt;
+  }
+  std::string content = read_head(fd);
   ::close(fd);
-  if (content.empty()) {
+  return content;
+}
+
+/// Classifies `path` the way ocl-icd's _open_driver reads it: the first line, cut at a NUL byte,
+/// without its '\n', is the library; an empty file is skipped; a file whose first byte is NUL
+/// gives a name of length 0, and ocl-icd then reads name[length - 1] with an unsigned length, far
+/// outside the buffer (SIGSEGV; still so in ocl-icd 2.3.x).
+icd_entry read_icd_file(const std::string& path) {
+  icd_entry e;
+  e.file = path;
+  const std::optional<std::string> content = icd_file_head(path, e);
+  if (!content) return e;
+  if (content->empty()) {
     e.detail = "is empty: the loader skips it";
     return e;
   }
-  if (content[0] == '\0') {
+  if ((*content)[0] == '\0') {
     e.status = icd_status::crashes_loader;
     e.detail =
         "starts with a NUL byte, not a library name: ocl-icd's clGetPlatformIDs crashes on it "
         "(SIGSEGV), and with it every OpenCL program";
     return e;
   }
-  const std::size_t end = content.find_first_of(std::string("\n\0", 2));
-  e.library = content.substr(0, end);
+  const std::size_t end = content->find_first_of(std::string("\n\0", 2));
+  e.library = content->substr(0, end);
   if (e.library.empty()) {
     e.detail = "names no library (the first line is empty): the loader skips it";
     return e;
@@ -346,19 +365,19 @@ bool loader_report::safe() const {
 
 // --- inspection ---
 
-loader_report inspect_loader() {
-  loader_report r;
-  for (const char* name :
-       {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", "OCL_ICD_PLATFORM_SORT"})
-    r.environment.emplace_back(name, env(name));
+namespace {
+/// The libOpenCL this process links: found without calling it, so the loader stays untouched.
+std::string linked_loader() {
+  void* sym = ::dlsym(RTLD_DEFAULT, "clGetPlatformIDs");
+  if (sym == nullptr) return "";
+  Dl_info info{};
+  if (::dladdr(sym, &info) != 0 && info.dli_fname != nullptr) return info.dli_fname;
+  return "";
+}
 
-  // The libOpenCL this process links: found without calling it, so the loader stays untouched.
-  if (void* sym = ::dlsym(RTLD_DEFAULT, "clGetPlatformIDs"); sym != nullptr) {
-    Dl_info info{};
-    if (::dladdr(sym, &info) != 0 && info.dli_fname != nullptr) r.library = info.dli_fname;
-  }
-
-  // ocl-icd's __initClIcd: OCL_ICD_VENDORS when set and not empty, else the vendor folder.
+/// Sets r.search and r.path as ocl-icd's __initClIcd does: OCL_ICD_VENDORS when set and not
+/// empty, else the vendor folder.
+void find_search(loader_report& r) {
   const std::string folder = vendor_folder();
   const std::optional<std::string> vendors = env("OCL_ICD_VENDORS");
   struct stat st {};
@@ -380,20 +399,28 @@ loader_report inspect_loader() {
     r.search = icd_search::library;
     r.path = *vendors;
   }
+}
 
+/// Every .icd file in the folder r.path, in name order; none when the folder does not open.
+void read_vendor_folder(loader_report& r) {
+  DIR* d = ::opendir(r.path.c_str());
+  r.path_exists = d != nullptr;
+  if (d == nullptr) return;
+  std::vector<std::string> names;
+  while (dirent* ent = ::readdir(d))
+    if (ends_with_icd(ent->d_name)) names.emplace_back(ent->d_name);
+  ::closedir(d);
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) r.entries.push_back(read_icd_file(r.path + "/" + n));
+}
+
+/// Fills r.entries and r.path_exists from what r.search names.
+void read_entries(loader_report& r) {
+  struct stat st {};
   switch (r.search) {
-    case icd_search::folder: {
-      DIR* d = ::opendir(r.path.c_str());
-      r.path_exists = d != nullptr;
-      if (d == nullptr) break;
-      std::vector<std::string> names;
-      while (dirent* ent = ::readdir(d))
-        if (ends_with_icd(ent->d_name)) names.emplace_back(ent->d_name);
-      ::closedir(d);
-      std::sort(names.begin(), names.end());
-      for (const auto& n : names) r.entries.push_back(read_icd_file(r.path + "/" + n));
+    case icd_search::folder:
+      read_vendor_folder(r);
       break;
-    }
     case icd_search::icd_file:
       r.path_exists = ::stat(r.path.c_str(), &st) == 0;
       r.entries.push_back(read_icd_file(r.path));
@@ -407,6 +434,17 @@ loader_report inspect_loader() {
       break;
     }
   }
+}
+}  // namespace
+
+loader_report inspect_loader() {
+  loader_report r;
+  for (const char* name :
+       {"OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH", "OCL_ICD_FILENAMES", "OCL_ICD_PLATFORM_SORT"})
+    r.environment.emplace_back(name, env(name));
+  r.library = linked_loader();
+  find_search(r);
+  read_entries(r);
   for (auto& e : r.entries)
     if (e.status == icd_status::library_missing) check_library(e);
   return r;

@@ -266,16 +266,51 @@ void line(std::string& out, const std::string& indent, const std::string& label,
   out += l + " " + value + "\n";
 }
 
-std::string device_text(const device_info& d, bool verbose) {
-  std::string out =
-      "  Device " + d.spec + " (or " + std::to_string(d.global_index) + "): " + d.name + "\n";
-  const std::string in = "    ";
+/// The type line: the type specs match, and every type bit when the device reports several.
+std::string type_text(const device_info& d) {
   std::string type = d.type;
   if (d.type_bits && d.type_bits->size() > 1)
     type += " (it reports " + join(*d.type_bits, ", ") +
             "; specs match the first of cpu, gpu, "
             "accelerator, custom)";
-  line(out, in, "type", type);
+  return type;
+}
+
+/// A size in bytes, or "(not reported)".
+std::string bytes_or_unknown(const std::optional<unsigned long long>& b) {
+  return b ? bytes_text(*b) : or_unknown(b);
+}
+
+/// The largest work-group, with the work-items per dimension when reported.
+std::string work_group_text(const device_info& d) {
+  std::string wg = or_unknown(d.max_work_group_size);
+  if (d.max_work_item_sizes) {
+    std::vector<std::string> dims;
+    for (auto s : *d.max_work_item_sizes) dims.push_back(std::to_string(s));
+    wg += " (work-items per dimension " + join(dims, " x ") + ")";
+  }
+  return wg;
+}
+
+std::string compiler_text(const device_info& d) {
+  if (!d.compiler_available) return or_unknown(d.compiler_available);
+  return *d.compiler_available
+             ? "yes"
+             : "no: only prebuilt binaries run here (anycl-build, .aocx, .xclbin)";
+}
+
+/// How many sub-devices the device splits into, and how.
+std::string sub_devices_text(const device_info& d) {
+  if (!d.max_sub_devices || !d.partition_properties) return "(not reported: OpenCL 1.1?)";
+  return d.partition_properties->empty() || *d.max_sub_devices <= 1
+             ? "no"
+             : "up to " + std::to_string(*d.max_sub_devices) + " (" +
+                   join(*d.partition_properties, ", ") + ")";
+}
+
+/// The lines after "Device ...:", indented by `in`.
+void device_lines(std::string& out, const std::string& in, const device_info& d, bool verbose) {
+  line(out, in, "type", type_text(d));
   line(out, in, "vendor", or_unknown(d.vendor));
   line(out, in, "version", or_unknown(d.version));
   line(out, in, "OpenCL C", or_unknown(d.opencl_c_version));
@@ -284,39 +319,25 @@ std::string device_text(const device_info& d, bool verbose) {
   line(out, in, "compute units", or_unknown(d.compute_units));
   line(out, in, "max clock",
        d.max_clock_mhz ? std::to_string(*d.max_clock_mhz) + " MHz" : or_unknown(d.max_clock_mhz));
-  line(out, in, "global memory",
-       d.global_memory ? bytes_text(*d.global_memory) : or_unknown(d.global_memory));
-  line(out, in, "local memory",
-       d.local_memory ? bytes_text(*d.local_memory) : or_unknown(d.local_memory));
-  line(out, in, "max allocation", d.max_alloc ? bytes_text(*d.max_alloc) : or_unknown(d.max_alloc));
-  std::string wg = or_unknown(d.max_work_group_size);
-  if (d.max_work_item_sizes) {
-    std::vector<std::string> dims;
-    for (auto s : *d.max_work_item_sizes) dims.push_back(std::to_string(s));
-    wg += " (work-items per dimension " + join(dims, " x ") + ")";
-  }
-  line(out, in, "max work-group size", wg);
+  line(out, in, "global memory", bytes_or_unknown(d.global_memory));
+  line(out, in, "local memory", bytes_or_unknown(d.local_memory));
+  line(out, in, "max allocation", bytes_or_unknown(d.max_alloc));
+  line(out, in, "max work-group size", work_group_text(d));
   line(out, in, "fp64 / fp16", or_unknown(d.fp64) + " / " + or_unknown(d.fp16));
-  line(out, in, "compiler",
-       !d.compiler_available ? or_unknown(d.compiler_available)
-       : *d.compiler_available
-           ? "yes"
-           : "no: only prebuilt binaries run here (anycl-build, .aocx, .xclbin)");
-  std::string sub = "(not reported: OpenCL 1.1?)";
-  if (d.max_sub_devices && d.partition_properties) {
-    sub = d.partition_properties->empty() || *d.max_sub_devices <= 1
-              ? "no"
-              : "up to " + std::to_string(*d.max_sub_devices) + " (" +
-                    join(*d.partition_properties, ", ") + ")";
+  line(out, in, "compiler", compiler_text(d));
+  line(out, in, "sub-devices", sub_devices_text(d));
+  if (!d.extensions) return;
+  if (verbose) {
+    line(out, in, "extensions", join(*d.extensions, " "));
+  } else {
+    line(out, in, "extensions", std::to_string(d.extensions->size()) + " (--verbose lists them)");
   }
-  line(out, in, "sub-devices", sub);
-  if (d.extensions) {
-    if (verbose) {
-      line(out, in, "extensions", join(*d.extensions, " "));
-    } else {
-      line(out, in, "extensions", std::to_string(d.extensions->size()) + " (--verbose lists them)");
-    }
-  }
+}
+
+std::string device_text(const device_info& d, bool verbose) {
+  std::string out =
+      "  Device " + d.spec + " (or " + std::to_string(d.global_index) + "): " + d.name + "\n";
+  device_lines(out, "    ", d, verbose);
   return out;
 }
 }  // namespace
@@ -517,13 +538,59 @@ void device_json(json_writer& j, const device_info& d) {
   j.end_object();
 }
 
+/// A count, or null when it is negative (not known).
+void count_json(json_writer& j, int n) {
+  if (n >= 0) {
+    j.value(static_cast<long long>(n));
+  } else {
+    j.null();
+  }
+}
+
+/// `s`, or null when it is empty.
+std::optional<std::string> non_empty(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional(s);
+}
+
+void icd_entry_json(json_writer& j, const icd_entry& e) {
+  j.begin_object();
+  j.key("file").value(non_empty(printable(e.file)));
+  j.key("library").value(non_empty(printable(e.library)));
+  j.key("status").value(to_string(e.status));
+  j.key("safe").value(is_safe(e.status));
+  j.key("platforms");
+  count_json(j, e.platforms);
+  j.key("detail").value(e.detail);
+  j.end_object();
+}
+
+/// The child's clGetPlatformIDs, or null when it did not run.
+void probe_json(json_writer& j, const platform_probe& probe) {
+  if (!probe.ran) {
+    j.null();
+    return;
+  }
+  j.begin_object();
+  j.key("outcome").value(probe.outcome());
+  if (probe.child.signal != 0) {
+    j.key("signal").value(static_cast<long long>(probe.child.signal));
+    j.key("signal_name").value(signal_name(probe.child.signal));
+  } else {
+    j.key("signal").null();
+    j.key("signal_name").null();
+  }
+  j.key("platforms");
+  count_json(j, probe.platforms);
+  j.key("detail").value(probe.describe());
+  j.end_object();
+}
+
 void loader_json(json_writer& j, const info_report& r) {
   const loader_report& l = r.loader;
-  auto opt = [](const std::string& s) { return s.empty() ? std::nullopt : std::optional(s); };
   j.begin_object();
-  j.key("library").value(opt(l.library));
-  j.key("name").value(opt(l.name));
-  j.key("version").value(opt(l.version));
+  j.key("library").value(non_empty(l.library));
+  j.key("name").value(non_empty(l.name));
+  j.key("version").value(non_empty(l.version));
   j.key("environment").begin_object();
   for (const auto& [name, value] : l.environment) j.key(name).value(value);
   j.end_object();
@@ -534,43 +601,68 @@ void loader_json(json_writer& j, const info_report& r) {
   j.key("exists").value(l.path_exists);
   j.end_object();
   j.key("icd_files").begin_array();
-  for (const auto& e : l.entries) {
-    j.begin_object();
-    j.key("file").value(opt(printable(e.file)));
-    j.key("library").value(opt(printable(e.library)));
-    j.key("status").value(to_string(e.status));
-    j.key("safe").value(is_safe(e.status));
-    if (e.platforms >= 0) {
-      j.key("platforms").value(static_cast<long long>(e.platforms));
-    } else {
-      j.key("platforms").null();
-    }
-    j.key("detail").value(e.detail);
-    j.end_object();
-  }
+  for (const auto& e : l.entries) icd_entry_json(j, e);
   j.end_array();
   j.key("probe");
-  if (l.probe.ran) {
-    j.begin_object();
-    j.key("outcome").value(l.probe.outcome());
-    if (l.probe.child.signal != 0) {
-      j.key("signal").value(static_cast<long long>(l.probe.child.signal));
-      j.key("signal_name").value(signal_name(l.probe.child.signal));
-    } else {
-      j.key("signal").null();
-      j.key("signal_name").null();
-    }
-    if (l.probe.platforms >= 0) {
-      j.key("platforms").value(static_cast<long long>(l.probe.platforms));
-    } else {
-      j.key("platforms").null();
-    }
-    j.key("detail").value(l.probe.describe());
-    j.end_object();
+  probe_json(j, l.probe);
+  j.key("listing").value(to_string(r.listing));
+  j.end_object();
+}
+
+/// `v` written by `write`, or null when it is empty.
+template <class T, class F>
+void object_or_null(json_writer& j, const std::optional<T>& v, F write) {
+  if (v) {
+    write(j, *v);
   } else {
     j.null();
   }
-  j.key("listing").value(to_string(r.listing));
+}
+
+/// The device select_device() takes without a spec.
+void default_device_json(json_writer& j, const default_device_info& dd) {
+  j.begin_object();
+  j.key("source").value(dd.source);
+  j.key("spec").value(dd.spec);
+  j.key("selected").value(dd.selected);
+  j.key("error").value(dd.error);
+  j.end_object();
+}
+
+/// What --device selects.
+void selection_json(json_writer& j, const selection_info& s) {
+  j.begin_object();
+  j.key("spec").value(s.spec);
+  j.key("alternatives").begin_array();
+  for (const auto& a : s.alternatives) {
+    j.begin_object();
+    j.key("text").value(a.text);
+    j.key("platform").value(a.platform);
+    j.key("device").value(a.device);
+    j.key("matches").value(a.matches);
+    j.end_object();
+  }
+  j.end_array();
+  j.key("selected").value(s.selected);
+  if (s.selected.empty()) {
+    j.key("first").null();
+  } else {
+    j.key("first").value(s.selected.front());
+  }
+  j.end_object();
+}
+
+void platform_json(json_writer& j, const platform_info& p) {
+  j.begin_object();
+  j.key("index").value(static_cast<unsigned long long>(p.index));
+  j.key("name").value(p.name);
+  j.key("vendor").value(p.vendor);
+  j.key("version").value(p.version);
+  j.key("profile").value(p.profile);
+  j.key("extensions").value(p.extensions);
+  j.key("devices").begin_array();
+  for (const auto& d : p.devices) device_json(j, d);
+  j.end_array();
   j.end_object();
 }
 }  // namespace
@@ -582,54 +674,11 @@ std::string format_json(const info_report& r) {
   j.key("loader");
   loader_json(j, r);
   j.key("default_device");
-  if (r.default_device) {
-    j.begin_object();
-    j.key("source").value(r.default_device->source);
-    j.key("spec").value(r.default_device->spec);
-    j.key("selected").value(r.default_device->selected);
-    j.key("error").value(r.default_device->error);
-    j.end_object();
-  } else {
-    j.null();
-  }
+  object_or_null(j, r.default_device, default_device_json);
   j.key("selection");
-  if (r.selection) {
-    j.begin_object();
-    j.key("spec").value(r.selection->spec);
-    j.key("alternatives").begin_array();
-    for (const auto& a : r.selection->alternatives) {
-      j.begin_object();
-      j.key("text").value(a.text);
-      j.key("platform").value(a.platform);
-      j.key("device").value(a.device);
-      j.key("matches").value(a.matches);
-      j.end_object();
-    }
-    j.end_array();
-    j.key("selected").value(r.selection->selected);
-    if (r.selection->selected.empty()) {
-      j.key("first").null();
-    } else {
-      j.key("first").value(r.selection->selected.front());
-    }
-    j.end_object();
-  } else {
-    j.null();
-  }
+  object_or_null(j, r.selection, selection_json);
   j.key("platforms").begin_array();
-  for (const auto& p : r.platforms) {
-    j.begin_object();
-    j.key("index").value(static_cast<unsigned long long>(p.index));
-    j.key("name").value(p.name);
-    j.key("vendor").value(p.vendor);
-    j.key("version").value(p.version);
-    j.key("profile").value(p.profile);
-    j.key("extensions").value(p.extensions);
-    j.key("devices").begin_array();
-    for (const auto& d : p.devices) device_json(j, d);
-    j.end_array();
-    j.end_object();
-  }
+  for (const auto& p : r.platforms) platform_json(j, p);
   j.end_array();
   j.key("problems").value(r.problems);
   j.key("advice").value(r.advice);

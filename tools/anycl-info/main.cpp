@@ -16,36 +16,38 @@ namespace {
 
 using namespace anycl::tools;
 
-int info(const arguments& args) {
-  if (!args.positional.empty())
-    throw usage_error("unexpected argument '" + args.positional[0] + "'");
-  std::optional<anycl::device_spec> spec;
-  if (args.has("device")) {
-    try {
-      spec = anycl::device_spec::parse(args.value("device"));
-    } catch (const std::invalid_argument& e) {
-      throw usage_error(e.what());
-    }
+/// The --device spec, when given; a spec that does not parse is a usage error.
+std::optional<anycl::device_spec> device_option(const arguments& args) {
+  if (!args.has("device")) return std::nullopt;
+  try {
+    return anycl::device_spec::parse(args.value("device"));
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
   }
+}
 
-  // The loader is inspected before this process calls it: a file that would crash it is found
-  // first, tried in a child, and kept away from this process.
+/// The loader, then the platforms and devices where the loader is safe to call. The loader is
+/// inspected before this process calls it: a file that would crash it is found first, tried in a
+/// child, and kept away from this process.
+info_report collect_report() {
   info_report r;
   r.loader = inspect_loader();
-  {
-    safe_listing guard(r.loader);
-    r.listing = guard.mode();
-    if (r.listing != listing_mode::none) {
-      try {
-        collect_platforms(r);
-      } catch (const anycl::no_platform_error&) {
-        r.no_platform = true;
-      }
-      read_loader_identity(r.loader);
-      if (!r.platforms.empty()) collect_default_device(r);
-    }
+  safe_listing guard(r.loader);
+  r.listing = guard.mode();
+  if (r.listing == listing_mode::none) return r;
+  try {
+    collect_platforms(r);
+  } catch (const anycl::no_platform_error&) {
+    r.no_platform = true;
   }
+  read_loader_identity(r.loader);
+  if (!r.platforms.empty()) collect_default_device(r);
+  return r;
+}
 
+/// Adds the loader's problems and the advice for a missing platform to `r`; returns the exit
+/// code: 1 when the loader crashes or hangs, or when there is no platform or no device.
+int judge_report(info_report& r) {
   int rc = 0;
   for (auto& p : loader_problems(r.loader)) r.problems.push_back(std::move(p));
   if (r.loader.probe.ran && r.loader.probe.platforms < 0) rc = 1;  // the loader crashes or hangs
@@ -58,13 +60,11 @@ int info(const arguments& args) {
   const bool no_device = std::all_of(r.inventory.begin(), r.inventory.end(),
                                      [](const auto& p) { return p.devices.empty(); });
   if (!r.platforms.empty() && no_device) rc = 1;  // platforms, but nothing to run on
-  if (spec && !r.platforms.empty()) {
-    r.selection = explain_selection(*spec, r.inventory);
-    if (r.selection->selected.empty())
-      throw anycl::device_not_found(
-          anycl::detail::not_found_message(spec->text, "spec", r.inventory));
-  }
+  return rc;
+}
 
+/// The report on stdout (JSON, the selection or the full text), problems and advice on stderr.
+void print_report(const info_report& r, const arguments& args) {
   if (args.has("json")) {
     std::cout << format_json(r);
   } else if (r.selection) {
@@ -75,6 +75,21 @@ int info(const arguments& args) {
   std::cout.flush();
   for (const auto& p : r.problems) std::cerr << "anycl-info: " << p << "\n";
   for (const auto& a : r.advice) std::cerr << "  " << a << "\n";
+}
+
+int info(const arguments& args) {
+  if (!args.positional.empty())
+    throw usage_error("unexpected argument '" + args.positional[0] + "'");
+  const std::optional<anycl::device_spec> spec = device_option(args);
+  info_report r = collect_report();
+  const int rc = judge_report(r);
+  if (spec && !r.platforms.empty()) {
+    r.selection = explain_selection(*spec, r.inventory);
+    if (r.selection->selected.empty())
+      throw anycl::device_not_found(
+          anycl::detail::not_found_message(spec->text, "spec", r.inventory));
+  }
+  print_report(r, args);
   return rc;
 }
 

@@ -167,55 +167,76 @@ class silent_reporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>&) override {}
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+// argv without the flags this tool takes itself: --quick sets the sizes and iterations, and
+// ranks other than 0 drop --benchmark_out* (only rank 0 writes the output file).
+std::vector<char*> benchmark_args(int argc, char** argv) {
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quick")
       scale = 64, iterations = 2;
     else if (rank != 0 && arg.rfind("--benchmark_out", 0) == 0)
-      continue;  // only rank 0 writes the output file
+      continue;
     else
       args.push_back(argv[i]);
   }
+  return args;
+}
+
+// Gives this rank a POCL cache of its own under POCL_CACHE_DIR; call before any OpenCL call.
+void use_rank_cache() {
+  const char* cache = std::getenv("POCL_CACHE_DIR");
+  if (cache == nullptr) return;
+  const std::string dir = std::string(cache) + "/rank" + std::to_string(rank);
+  std::filesystem::create_directories(dir);
+  setenv("POCL_CACHE_DIR", dir.c_str(), 1);
+}
+
+void register_benchmarks() {
+  for (auto [name, fn] : {std::pair{"kmeans", &bm_kmeans}, std::pair{"reduce", &bm_reduce},
+                          std::pair{"allreduce/device", &bm_allreduce_device},
+                          std::pair{"allreduce/host", &bm_allreduce_host}})
+    benchmark::RegisterBenchmark(name, fn)
+        ->UseManualTime()
+        ->Iterations(iterations)
+        ->Unit(benchmark::kMillisecond);
+}
+
+// Runs the benchmarks on the device mpi::select_device gives this rank; only rank 0 reports.
+void run_benchmarks() {
+  const anycl::command_queue q(anycl::mpi::select_device(MPI_COMM_WORLD));
+  anycl::loader_options options;
+  options.search_path = {ANYCL_MPI_BENCH_CL_DIR};
+  context c{q, anycl::kernel_loader(q.context(), options)};
+  ctx = &c;
+  if (rank == 0)
+    std::printf("anycl-mpi-bench: %d rank(s), rank 0 on %s\n", ranks, q.device().name().c_str());
+  register_benchmarks();
+  if (rank == 0) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    silent_reporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
+  }
+  ctx = nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<char*> args = benchmark_args(argc, argv);
   int nargs = static_cast<int>(args.size());
   benchmark::Initialize(&nargs, args.data());
   if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) {
     MPI_Finalize();
     return 2;
   }
-  if (const char* cache = std::getenv("POCL_CACHE_DIR")) {  // before any OpenCL call
-    const std::string dir = std::string(cache) + "/rank" + std::to_string(rank);
-    std::filesystem::create_directories(dir);
-    setenv("POCL_CACHE_DIR", dir.c_str(), 1);
-  }
+  use_rank_cache();
   try {
-    const anycl::command_queue q(anycl::mpi::select_device(MPI_COMM_WORLD));
-    anycl::loader_options options;
-    options.search_path = {ANYCL_MPI_BENCH_CL_DIR};
-    context c{q, anycl::kernel_loader(q.context(), options)};
-    ctx = &c;
-    if (rank == 0)
-      std::printf("anycl-mpi-bench: %d rank(s), rank 0 on %s\n", ranks, q.device().name().c_str());
-    for (auto [name, fn] : {std::pair{"kmeans", &bm_kmeans}, std::pair{"reduce", &bm_reduce},
-                            std::pair{"allreduce/device", &bm_allreduce_device},
-                            std::pair{"allreduce/host", &bm_allreduce_host}})
-      benchmark::RegisterBenchmark(name, fn)
-          ->UseManualTime()
-          ->Iterations(iterations)
-          ->Unit(benchmark::kMillisecond);
-    if (rank == 0) {
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      silent_reporter quiet;
-      benchmark::RunSpecifiedBenchmarks(&quiet);
-    }
-    ctx = nullptr;
+    run_benchmarks();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rank %d: error: %s\n", rank, e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);

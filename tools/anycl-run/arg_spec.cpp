@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 #include <type_traits>
@@ -39,6 +40,66 @@ std::string type_list() {
 
 // --- numbers ---
 
+// A floating-point component from `t`, its sign already taken, into `out`. `quoted` is the text
+// as written, `type` names T, both for messages.
+template <class T>
+void parse_float_component(std::string_view t, bool negative, const std::string& quoted,
+                           const std::string& type, unsigned char* out) {
+  // Straight into T: going through double would round twice for float.
+  T v = 0;
+  const char* end = t.data() + t.size();
+  auto [ptr, ec] = std::from_chars(t.data(), end, v);
+  // The sign was taken above, so a second one ("--1") is refused here.
+  if (t.empty() || t[0] == '-' || ec == std::errc::invalid_argument || ptr != end)
+    throw std::invalid_argument(quoted + " is not a number (" + type + ")");
+  if (ec == std::errc::result_out_of_range)
+    throw std::invalid_argument(quoted + " is out of range for " + type);
+  store(negative ? -v : v, out);
+}
+
+// Stores the integer of `magnitude` and sign `negative` as a T into `out`; throws
+// std::invalid_argument(`out_of_range`) when T cannot hold it.
+template <class T>
+void store_integer(unsigned long long magnitude, bool negative, const std::string& out_of_range,
+                   unsigned char* out) {
+  using limits = std::numeric_limits<T>;
+  if constexpr (std::is_signed_v<T>) {
+    const auto max = static_cast<unsigned long long>(limits::max());
+    if (magnitude > max + (negative ? 1 : 0)) throw std::invalid_argument(out_of_range);
+    // -(magnitude) computed without overflow, also for the most negative value.
+    const long long v = negative ? (magnitude == 0 ? 0 : -static_cast<long long>(magnitude - 1) - 1)
+                                 : static_cast<long long>(magnitude);
+    store(static_cast<T>(v), out);
+  } else {
+    if ((negative && magnitude != 0) || magnitude > limits::max())
+      throw std::invalid_argument(out_of_range);
+    store(static_cast<T>(magnitude), out);
+  }
+}
+
+// An integer component from `t`, its sign already taken, into `out`: decimal or 0x-hexadecimal,
+// within T's range. `quoted` and `type` as for parse_float_component.
+template <class T>
+void parse_integer_component(std::string_view t, bool negative, const std::string& quoted,
+                             const std::string& type, unsigned char* out) {
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  }
+  unsigned long long magnitude = 0;
+  const char* end = t.data() + t.size();
+  auto [ptr, ec] = std::from_chars(t.data(), end, magnitude, base);
+  if (t.empty() || ec == std::errc::invalid_argument || ptr != end)
+    throw std::invalid_argument(quoted + " is not a whole number (" + type +
+                                "; decimal or 0x-hexadecimal)");
+  using limits = std::numeric_limits<T>;
+  const std::string range = " is out of range for " + type + " (" + std::to_string(+limits::min()) +
+                            " to " + std::to_string(+limits::max()) + ")";
+  if (ec == std::errc::result_out_of_range) throw std::invalid_argument(quoted + range);
+  store_integer<T>(magnitude, negative, quoted + range, out);
+}
+
 // Parses one component of type T from `text` into `out`. `type` names T in messages; the caller
 // prefixes the spec.
 template <class T>
@@ -52,46 +113,9 @@ void parse_component(std::string_view text, const std::string& type, unsigned ch
   }
   const std::string quoted = "'" + std::string(text) + "'";
   if constexpr (std::is_floating_point_v<T>) {
-    // Straight into T: going through double would round twice for float.
-    T v = 0;
-    const char* end = t.data() + t.size();
-    auto [ptr, ec] = std::from_chars(t.data(), end, v);
-    // The sign was taken above, so a second one ("--1") is refused here.
-    if (t.empty() || t[0] == '-' || ec == std::errc::invalid_argument || ptr != end)
-      throw std::invalid_argument(quoted + " is not a number (" + type + ")");
-    if (ec == std::errc::result_out_of_range)
-      throw std::invalid_argument(quoted + " is out of range for " + type);
-    store(negative ? -v : v, out);
+    parse_float_component<T>(t, negative, quoted, type, out);
   } else {
-    int base = 10;
-    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-      base = 16;
-      t.remove_prefix(2);
-    }
-    unsigned long long magnitude = 0;
-    const char* end = t.data() + t.size();
-    auto [ptr, ec] = std::from_chars(t.data(), end, magnitude, base);
-    if (t.empty() || ec == std::errc::invalid_argument || ptr != end)
-      throw std::invalid_argument(quoted + " is not a whole number (" + type +
-                                  "; decimal or 0x-hexadecimal)");
-    using limits = std::numeric_limits<T>;
-    const std::string range = " is out of range for " + type + " (" +
-                              std::to_string(+limits::min()) + " to " +
-                              std::to_string(+limits::max()) + ")";
-    if (ec == std::errc::result_out_of_range) throw std::invalid_argument(quoted + range);
-    if constexpr (std::is_signed_v<T>) {
-      const auto max = static_cast<unsigned long long>(limits::max());
-      if (magnitude > max + (negative ? 1 : 0)) throw std::invalid_argument(quoted + range);
-      // -(magnitude) computed without overflow, also for the most negative value.
-      const long long v = negative
-                              ? (magnitude == 0 ? 0 : -static_cast<long long>(magnitude - 1) - 1)
-                              : static_cast<long long>(magnitude);
-      store(static_cast<T>(v), out);
-    } else {
-      if ((negative && magnitude != 0) || magnitude > limits::max())
-        throw std::invalid_argument(quoted + range);
-      store(static_cast<T>(magnitude), out);
-    }
+    parse_integer_component<T>(t, negative, quoted, type, out);
   }
 }
 
@@ -348,6 +372,68 @@ const char* const arg_spec_help =
     "  component: integers uniform in 0..99, floats uniform in [0,1)) | file=PATH (raw bytes,\n"
     "  exactly COUNT * sizeof(TYPE) of them, in the device's byte order)\n";
 
+namespace {
+
+// The kind of memory a spec's first field names (in, out, inout, local); nothing for a TYPE.
+std::optional<arg_kind> memory_kind(std::string_view head) {
+  if (head == "in") return arg_kind::in;
+  if (head == "out") return arg_kind::out;
+  if (head == "inout") return arg_kind::inout;
+  if (head == "local") return arg_kind::local;
+  return std::nullopt;
+}
+
+// The INIT of a buffer spec: in: and inout: take one, out: and local: do not.
+buffer_init parse_buffer_init(const arg_spec& s, std::string_view text) {
+  if (s.kind == arg_kind::out)
+    throw std::invalid_argument(
+        "out: buffers start as zeros and take no INIT; use inout:TYPE:COUNT:INIT to give "
+        "initial values");
+  if (s.kind == arg_kind::local)
+    throw std::invalid_argument("local memory takes no INIT: the kernel fills it, per work-group");
+  return parse_init(text, s.type);
+}
+
+// TYPE:COUNT[:INIT] after the `head` of a buffer or local memory spec (s.kind set) into `s`.
+void parse_memory_spec(arg_spec& s, std::string_view head, std::string_view rest) {
+  const std::string form = std::string(head) + ":TYPE:COUNT";
+  if (rest.empty() || rest[0] == ':') throw std::invalid_argument("TYPE is missing: " + form);
+  const std::size_t c2 = rest.find(':');
+  s.type = parse_element_type(rest.substr(0, c2));
+  if (c2 == std::string_view::npos) throw std::invalid_argument("COUNT is missing: " + form);
+  const std::string_view after = rest.substr(c2 + 1);
+  const std::size_t c3 = after.find(':');
+  s.count = parse_count(after.substr(0, c3));
+  if (s.count > std::numeric_limits<std::size_t>::max() / s.type.size())
+    throw std::invalid_argument("COUNT " + std::to_string(s.count) + " of " + s.type.name() +
+                                " is too large: the bytes overflow size_t");
+  if (c3 != std::string_view::npos) s.init = parse_buffer_init(s, after.substr(c3 + 1));
+}
+
+// The TYPE of a TYPE:VALUE spec; when `head` is no type, the message says what specs look like.
+element_type value_type(std::string_view head) {
+  try {
+    return parse_element_type(head);
+  } catch (const std::invalid_argument& e) {
+    if (head.find_first_of("0123456789") == 0 || head.find('=') != std::string_view::npos)
+      throw std::invalid_argument("expected TYPE:VALUE (e.g. int:" + std::string(head) +
+                                  ") or in/out/inout/local:TYPE:COUNT");
+    throw std::invalid_argument(std::string(e.what()) + "; buffers are in:, out:, inout:, local:");
+  }
+}
+
+// A TYPE:VALUE spec, split at its first ':' into `head` and `rest`, into `s`.
+void parse_value_spec(arg_spec& s, std::string_view head, std::string_view rest) {
+  s.type = value_type(head);
+  if (rest.empty()) throw std::invalid_argument("VALUE is missing: " + s.type.name() + ":VALUE");
+  if (const std::size_t extra = rest.find(':'); extra != std::string_view::npos)
+    throw std::invalid_argument("unexpected '" + std::string(rest.substr(extra)) +
+                                "' after the value");
+  s.value = parse_element(s.type, rest, false);
+}
+
+}  // namespace
+
 arg_spec parse_arg_spec(std::string_view text) {
   arg_spec s;
   s.text = std::string(text);
@@ -357,53 +443,12 @@ arg_spec parse_arg_spec(std::string_view text) {
     const std::string_view head = text.substr(0, colon);
     const std::string_view rest =
         colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
-    const bool has_rest = colon != std::string_view::npos;
-
-    if (head == "in" || head == "out" || head == "inout" || head == "local") {
-      s.kind = head == "in"      ? arg_kind::in
-               : head == "out"   ? arg_kind::out
-               : head == "inout" ? arg_kind::inout
-                                 : arg_kind::local;
-      const std::string form = std::string(head) + ":TYPE:COUNT";
-      if (!has_rest || rest.empty() || rest[0] == ':')
-        throw std::invalid_argument("TYPE is missing: " + form);
-      const std::size_t c2 = rest.find(':');
-      s.type = parse_element_type(rest.substr(0, c2));
-      if (c2 == std::string_view::npos) throw std::invalid_argument("COUNT is missing: " + form);
-      const std::string_view after = rest.substr(c2 + 1);
-      const std::size_t c3 = after.find(':');
-      s.count = parse_count(after.substr(0, c3));
-      if (s.count > std::numeric_limits<std::size_t>::max() / s.type.size())
-        throw std::invalid_argument("COUNT " + std::to_string(s.count) + " of " + s.type.name() +
-                                    " is too large: the bytes overflow size_t");
-      if (c3 != std::string_view::npos) {
-        if (s.kind == arg_kind::out)
-          throw std::invalid_argument(
-              "out: buffers start as zeros and take no INIT; use inout:TYPE:COUNT:INIT to give "
-              "initial values");
-        if (s.kind == arg_kind::local)
-          throw std::invalid_argument(
-              "local memory takes no INIT: the kernel fills it, per work-group");
-        s.init = parse_init(after.substr(c3 + 1), s.type);
-      }
-      return s;
+    if (const std::optional<arg_kind> kind = memory_kind(head)) {
+      s.kind = *kind;
+      parse_memory_spec(s, head, rest);
+    } else {
+      parse_value_spec(s, head, rest);
     }
-
-    try {
-      s.type = parse_element_type(head);
-    } catch (const std::invalid_argument& e) {
-      if (head.find_first_of("0123456789") == 0 || head.find('=') != std::string_view::npos)
-        throw std::invalid_argument("expected TYPE:VALUE (e.g. int:" + std::string(head) +
-                                    ") or in/out/inout/local:TYPE:COUNT");
-      throw std::invalid_argument(std::string(e.what()) +
-                                  "; buffers are in:, out:, inout:, local:");
-    }
-    if (!has_rest || rest.empty())
-      throw std::invalid_argument("VALUE is missing: " + s.type.name() + ":VALUE");
-    if (const std::size_t extra = rest.find(':'); extra != std::string_view::npos)
-      throw std::invalid_argument("unexpected '" + std::string(rest.substr(extra)) +
-                                  "' after the value");
-    s.value = parse_element(s.type, rest, false);
     return s;
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("argument '" + s.text + "': " + e.what());
@@ -530,57 +575,76 @@ std::string describe_param(const kernel_arg_info& param) {
   return declared_type(param) + " " + param.name;
 }
 
+namespace {
+
+// Why a value spec `a` does not fit parameter `p` of normalized type `t`, for the end of a
+// message (`fits` says what would); empty when it fits.
+std::string value_mismatch(const kernel_arg_info& p, const std::string& t, bool pointer,
+                           const arg_spec& a, const std::string& fits) {
+  if (p.space != address_space::private_ || pointer) return " (a value, not memory)" + fits;
+  if (t != a.type.name()) return " (" + a.type.name() + ")" + fits;
+  return "";
+}
+
+// As value_mismatch, for a buffer or local memory spec against a parameter that points to
+// `pointee` when `pointer`.
+std::string memory_mismatch(const kernel_arg_info& p, bool pointer, const std::string& pointee,
+                            const arg_spec& a, const std::string& fits) {
+  const bool want_buffer = a.kind != arg_kind::local;
+  const bool space_ok =
+      want_buffer ? (p.space == address_space::global || p.space == address_space::constant)
+                  : p.space == address_space::local;
+  if (!space_ok || !pointer)
+    return std::string(" (") + (want_buffer ? "a __global buffer" : "__local memory") + ")" + fits;
+  if (p.space == address_space::constant && a.kind != arg_kind::in)
+    return std::string(" (") + kind_name(a.kind) + ": the kernel cannot write __constant memory)" +
+           fits;
+  if (pointee != "void" && pointee != a.type.name())
+    return " (elements of " + a.type.name() + ")" + fits;
+  return "";
+}
+
+// Why spec `a` does not fit parameter `p`, for the end of a message; empty when it fits.
+std::string argument_mismatch(const kernel_arg_info& p, const arg_spec& a) {
+  const std::string t = normalize_type_name(p.type_name);
+  const bool pointer = !t.empty() && t.back() == '*';
+  const std::string pointee = pointer ? t.substr(0, t.size() - 1) : "";
+  // Images, samplers, pipes, structs and typedefs have no spec: say so rather than suggest one.
+  const bool passable = pointer ? (pointee == "void" || known_type(pointee))
+                                : (p.space == address_space::private_ && known_type(t));
+  if (!passable)
+    return "; anycl-run cannot pass a '" + t +
+           "' (it passes values and vectors of OpenCL C scalar types, buffers of them and "
+           "__local memory; no typedefs, structs, images, samplers or pipes)";
+  const std::string fits = "; pass " + what_fits(p.space, t);
+  if (a.kind == arg_kind::scalar) return value_mismatch(p, t, pointer, a, fits);
+  return memory_mismatch(p, pointer, pointee, a, fits);
+}
+
+// The message for a kernel given `given` arguments instead of params.size(), with its signature.
+std::string count_mismatch(const std::string& kernel, const std::vector<kernel_arg_info>& params,
+                           std::size_t given) {
+  std::string sig;
+  for (const auto& p : params) sig += (sig.empty() ? "" : ", ") + describe_param(p);
+  return "kernel '" + kernel + "' takes " + std::to_string(params.size()) + " argument" +
+         (params.size() == 1 ? "" : "s") + ", " + std::to_string(given) + " given: " + kernel +
+         "(" + sig + ")";
+}
+
+}  // namespace
+
 std::vector<std::string> check_arguments(const std::string& kernel,
                                          const std::vector<kernel_arg_info>& params,
                                          const std::vector<arg_spec>& args) {
-  if (args.size() != params.size()) {
-    std::string sig;
-    for (const auto& p : params) sig += (sig.empty() ? "" : ", ") + describe_param(p);
-    return {"kernel '" + kernel + "' takes " + std::to_string(params.size()) + " argument" +
-            (params.size() == 1 ? "" : "s") + ", " + std::to_string(args.size()) +
-            " given: " + kernel + "(" + sig + ")"};
-  }
+  if (args.size() != params.size()) return {count_mismatch(kernel, params, args.size())};
   std::vector<std::string> problems;
   for (std::size_t i = 0; i < params.size(); ++i) {
     const kernel_arg_info& p = params[i];
     const arg_spec& a = args[i];
-    const std::string t = normalize_type_name(p.type_name);
-    const bool pointer = !t.empty() && t.back() == '*';
-    const std::string pointee = pointer ? t.substr(0, t.size() - 1) : "";
-    const std::string head = "argument " + std::to_string(i) + " '" + p.name + "' of kernel '" +
-                             kernel + "' is declared '" + declared_type(p) + "', given '" + a.text +
-                             "'";
-    const std::string fits = "; pass " + what_fits(p.space, t);
-    // Images, samplers, pipes, structs and typedefs have no spec: say so rather than suggest one.
-    const bool passable = pointer ? (pointee == "void" || known_type(pointee))
-                                  : (p.space == address_space::private_ && known_type(t));
-    std::string why;
-    if (!passable) {
-      why = "; anycl-run cannot pass a '" + t +
-            "' (it passes values and vectors of OpenCL C scalar types, buffers of them and "
-            "__local memory; no typedefs, structs, images, samplers or pipes)";
-    } else if (a.kind == arg_kind::scalar) {
-      if (p.space != address_space::private_ || pointer) {
-        why = " (a value, not memory)" + fits;
-      } else if (t != a.type.name()) {
-        why = " (" + a.type.name() + ")" + fits;
-      }
-    } else {
-      const bool want_buffer = a.kind != arg_kind::local;
-      const bool space_ok =
-          want_buffer ? (p.space == address_space::global || p.space == address_space::constant)
-                      : p.space == address_space::local;
-      if (!space_ok || !pointer) {
-        why =
-            std::string(" (") + (want_buffer ? "a __global buffer" : "__local memory") + ")" + fits;
-      } else if (p.space == address_space::constant && a.kind != arg_kind::in) {
-        why = std::string(" (") + kind_name(a.kind) +
-              ": the kernel cannot write __constant memory)" + fits;
-      } else if (pointee != "void" && pointee != a.type.name()) {
-        why = " (elements of " + a.type.name() + ")" + fits;
-      }
-    }
-    if (!why.empty()) problems.push_back(head + why);
+    const std::string why = argument_mismatch(p, a);
+    if (why.empty()) continue;
+    problems.push_back("argument " + std::to_string(i) + " '" + p.name + "' of kernel '" + kernel +
+                       "' is declared '" + declared_type(p) + "', given '" + a.text + "'" + why);
   }
   return problems;
 }
