@@ -22,20 +22,21 @@ std::size_t layout_span(const array_layout& l) noexcept {
   return last + 1;
 }
 
-cl_ulong4 padded_extents(const array_layout& l) {
-  cl_ulong4 v;
-  const unsigned d = l.extents.dims();
-  for (unsigned i = 0; i < 4; ++i) v.s[i] = 1;
-  for (unsigned i = 0; i < d; ++i) v.s[4 - d + i] = l.extents[i];
-  return v;
+namespace {
+
+// The d values of `v` in the last d of 4 lanes, the leading lanes `fill`.
+template <class V>
+cl_ulong4 pad_to_4(const V& v, unsigned d, cl_ulong fill) {
+  cl_ulong4 out;
+  for (unsigned i = 0; i < 4; ++i) out.s[i] = fill;
+  for (unsigned i = 0; i < d; ++i) out.s[4 - d + i] = v[i];
+  return out;
 }
 
-cl_ulong4 padded_strides(const array_layout& l) {
-  cl_ulong4 v;
-  const unsigned d = l.extents.dims();
-  for (unsigned i = 0; i < 4; ++i) v.s[i] = 0;
-  for (unsigned i = 0; i < d; ++i) v.s[4 - d + i] = l.strides[i];
-  return v;
-}
+}  // namespace
+
+cl_ulong4 padded_extents(const array_layout& l) { return pad_to_4(l.extents, l.extents.dims(), 1); }
+
+cl_ulong4 padded_strides(const array_layout& l) { return pad_to_4(l.strides, l.extents.dims(), 0); }
 
 }  // namespace anycl::detail
