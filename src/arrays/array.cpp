@@ -10,6 +10,7 @@
 
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl {
 
@@ -51,12 +52,14 @@ void array_core::record(const event& e) const {
   sync_->last = e;
 }
 
-namespace {
-
-void require_valid(const array_core& a, const char* what) {
+void require_array(const array_core& a, const char* what, const char* role) {
   if (!a.valid())
-    throw std::invalid_argument(std::string(what) + ": the array is empty (default-constructed)");
+    throw std::invalid_argument(std::string(what) + ": the " +
+                                (role ? std::string(role) + " " : "") +
+                                "array is empty (default-constructed)");
 }
+
+namespace {
 
 void require_count(const array_core& a, std::size_t count, const char* what) {
   if (count != a.layout().extents.size())
@@ -68,7 +71,7 @@ void require_count(const array_core& a, std::size_t count, const char* what) {
 }  // namespace
 
 void array_core::write_host(const void* src, std::size_t count) const {
-  require_valid(*this, "array::set");
+  require_array(*this, "array::set");
   require_count(*this, count, "array::set");
   if (count == 0) return;
   if (!layout_.contiguous()) {
@@ -83,7 +86,7 @@ void array_core::write_host(const void* src, std::size_t count) const {
 }
 
 void array_core::read_host(void* dst, std::size_t count) const {
-  require_valid(*this, "array::to_host");
+  require_array(*this, "array::to_host");
   require_count(*this, count, "array::to_host");
   if (count == 0) return;
   if (!layout_.contiguous()) {
@@ -96,15 +99,15 @@ void array_core::read_host(void* dst, std::size_t count) const {
 }
 
 array_core array_core::copy() const {
-  require_valid(*this, "array::copy");
+  require_array(*this, "array::copy");
   array_core out(queue_, type_, layout_.extents);
   out.assign(*this);
   return out;
 }
 
 void array_core::assign(const array_core& src) const {
-  require_valid(*this, "array::assign");
-  require_valid(src, "array::assign");
+  require_array(*this, "array::assign");
+  require_array(src, "array::assign");
   if (src.type_ != type_)
     throw std::invalid_argument(std::string("array::assign: ") + cl_type_name(src.type_) +
                                 " elements into a " + cl_type_name(type_) + " array");
@@ -140,7 +143,7 @@ void array_core::assign(const array_core& src) const {
 }
 
 void array_core::fill(const void* value) const {
-  require_valid(*this, "array::fill");
+  require_array(*this, "array::fill");
   const std::size_t n = layout_.extents.size();
   if (n == 0) return;
   const std::size_t es = size_of(type_);
@@ -167,7 +170,7 @@ void array_core::fill(const void* value) const {
 }
 
 void array_core::iota(const void* start, const void* step) const {
-  require_valid(*this, "array::arange");
+  require_array(*this, "array::arange");
   const std::size_t n = layout_.extents.size();
   if (n == 0) return;
   if (!layout_.contiguous() || layout_.extents.dims() != 1)
@@ -194,7 +197,7 @@ array_core array_core::with_layout(const array_layout& l) const {
 
 array_core array_core::slice(unsigned axis, std::size_t begin, std::size_t end,
                              std::size_t step) const {
-  require_valid(*this, "array::slice");
+  require_array(*this, "array::slice");
   const unsigned d = layout_.extents.dims();
   if (axis >= d)
     throw std::invalid_argument("array::slice: axis " + std::to_string(axis) +
@@ -216,7 +219,7 @@ array_core array_core::slice(unsigned axis, std::size_t begin, std::size_t end,
 }
 
 array_core array_core::reshape(const anycl::shape& s) const {
-  require_valid(*this, "array::reshape");
+  require_array(*this, "array::reshape");
   if (s.size() != layout_.extents.size())
     throw std::invalid_argument("array::reshape: " + layout_.extents.str() + " has " +
                                 std::to_string(layout_.extents.size()) + " elements, " + s.str() +
@@ -231,7 +234,7 @@ array_core array_core::reshape(const anycl::shape& s) const {
 }
 
 array_core array_core::transpose(const std::vector<unsigned>& axes) const {
-  require_valid(*this, "array::transpose");
+  require_array(*this, "array::transpose");
   const unsigned d = layout_.extents.dims();
   std::vector<unsigned> perm = axes;
   if (perm.empty())

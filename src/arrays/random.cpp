@@ -14,6 +14,7 @@
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
 #include "arrays/random_fill.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl {
 
@@ -56,8 +57,7 @@ std::array<T, 3> kernel_params(random_distribution d, double p0, double p1) {
 
 // The array set and of a type the distribution fills.
 void check_fill(const array_core& a, random_distribution d) {
-  if (!a.valid())
-    throw std::invalid_argument("random_generator: the array is empty (default-constructed)");
+  require_array(a, "random_generator");
   const scalar_type t = a.type();
   const bool ok = d == random_distribution::bits ? (t == scalar_type::u32 || t == scalar_type::u64)
                                                  : (t == scalar_type::f32 || t == scalar_type::f64);

@@ -22,11 +22,6 @@ std::string one_line(std::string s) {
 
 }  // namespace
 
-void require_array(const array_core& a, const char* what) {
-  if (!a.valid())
-    throw std::invalid_argument(std::string(what) + ": the array is empty (default-constructed)");
-}
-
 void require_text(const std::string& s, const char* what, const char* field) {
   if (s.find_first_not_of(" \t\r\n") == std::string::npos)
     throw std::invalid_argument(std::string(what) + ": the " + field + " is empty");

@@ -9,10 +9,10 @@
 #include "anycl/reduce.hpp"
 #include "arrays/launch_plan.hpp"
 #include "arrays/reduce_engine.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl::detail {
 
-void require_array(const array_core& a, const char* what);
 /// Throws std::invalid_argument "<what>: the <field> is empty" for a blank `s`.
 void require_text(const std::string& s, const char* what, const char* field);
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }

@@ -9,6 +9,7 @@
 
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl {
 
@@ -53,12 +54,6 @@ kernel scan_kernel(const command_queue& q, scalar_type t, const scan_op& op,
   return generated_kernel(q, source, "scan_op{\"" + op.expression() + "\"}", name, o);
 }
 
-void require(const array_core& a, const char* what, const char* role) {
-  if (!a.valid())
-    throw std::invalid_argument(std::string(what) + ": the " + role +
-                                " array is empty (default-constructed)");
-}
-
 // Per block: streams of `sub` elements, streams_per_item of them per work-item. A stream spans
 // an odd number of 64-byte lines: streams a power of two apart would map to the same cache sets
 // (and input and output to the same 4 KiB offsets), which made a scan of 2^26 floats 5x slower.
@@ -84,8 +79,8 @@ split split_for(const command_queue& q, std::size_t len, std::size_t es) {
 
 // Both arrays set, of one type and one element count; returns the count.
 std::size_t check_operands(const array_core& in, const array_core& out, const char* what) {
-  require(in, what, "input");
-  require(out, what, "output");
+  require_array(in, what, "input");
+  require_array(out, what, "output");
   if (in.type() != out.type())
     throw std::invalid_argument(std::string(what) + ": input elements are " +
                                 cl_type_name(in.type()) + ", output elements " +

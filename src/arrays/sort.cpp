@@ -11,6 +11,7 @@
 
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl {
 namespace detail {
@@ -242,12 +243,6 @@ class radix_sort {
   place key_src_, val_src_;
 };
 
-void require(const array_core& a, const char* what, const char* role) {
-  if (!a.valid())
-    throw std::invalid_argument(std::string(what) + ": the " + role +
-                                " array is empty (default-constructed)");
-}
-
 void require_size(std::size_t n, const char* what) {
   if (n > std::numeric_limits<std::uint32_t>::max())
     throw std::out_of_range(std::string(what) + ": " + std::to_string(n) +
@@ -257,8 +252,8 @@ void require_size(std::size_t n, const char* what) {
 }  // namespace
 
 event sort(const array_core& keys, const array_core* values, sort_order order, const char* what) {
-  require(keys, what, "key");
-  if (values) require(*values, what, "value");
+  require_array(keys, what, "key");
+  if (values) require_array(*values, what, "value");
   const std::size_t n = keys.layout().extents.size();
   if (values && values->layout().extents.size() != n)
     throw std::invalid_argument(std::string(what) + ": keys " + keys.layout().extents.str() +
@@ -290,7 +285,7 @@ event sort(const array_core& keys, const array_core* values, sort_order order, c
 }
 
 array_core argsort(const array_core& keys, sort_order order) {
-  require(keys, "argsort", "key");
+  require_array(keys, "argsort", "key");
   const std::size_t n = keys.layout().extents.size();
   require_size(n, "argsort");
   array_core out(keys.queue(), scalar_type::u32, anycl::shape(n));
