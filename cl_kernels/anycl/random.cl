@@ -8,6 +8,7 @@
 // neighbouring work-items take neighbouring groups (grid-stride). Every element is computed by the
 // same code whatever the launch shape, so even normal(), which uses the device's log, sqrt, cospi
 // and sinpi, gives the same bits for any plan; the last, partial group goes through private memory.
+
 // 8-wide ulong and double vectors passed to builtins make clang warn, where the target lacks
 // AVX-512, that the call ABI changes (-Wpsabi). Every function of a program is compiled for one
 // target, so no call crosses ABIs: the warning says nothing here.
