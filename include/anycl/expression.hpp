@@ -105,6 +105,9 @@ class ANYCL_EXPORT expression_builder {
 /// std::invalid_argument) with one generated kernel on `dst`'s queue; through a temporary when
 /// `dst` overlaps an operand laid out differently.
 ANYCL_EXPORT void evaluate(const array_core& dst, const expression_code& code);
+/// Builds the kernels that evaluate() would build for `codes` into contiguous destinations that
+/// no operand shares, as one program (see anycl::prepare).
+ANYCL_EXPORT void prepare_expressions(const std::vector<expression_code>& codes);
 
 // --- traits ---
 
@@ -612,6 +615,23 @@ auto eval(const E& e) {
   array<typename E::value_type> out;
   detail::assign_expression(out, e);
   return out;
+}
+
+/// Builds the kernels of several expressions as ONE program, so that their first evaluations
+/// find them ready: one compile instead of one per expression shape (on a CPU driver, most of the
+/// time of a kernel build is the program's, not the kernel's). The kernels are those of eval()
+/// and of assignment to a contiguous array that no operand shares; other destinations still
+/// build their own. Shapes already built, or given twice, are skipped; the joint program is
+/// cached on disk like any other. Every expression needs its first array operand on a queue of
+/// the same device; throws std::invalid_argument otherwise, and whatever eval() would throw
+/// for an expression or its build.
+template <class... E>
+void prepare(const E&... exprs) {
+  static_assert(sizeof...(E) > 0, "AnyCL: prepare() takes at least one expression");
+  static_assert((detail::is_typed_v<E> && ...),
+                "AnyCL: prepare() takes expressions of arrays (an expression of only scalars is "
+                "plain C++)");
+  detail::prepare_expressions({detail::describe(exprs)...});
 }
 
 }  // namespace anycl

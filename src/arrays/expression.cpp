@@ -34,12 +34,9 @@ std::map<cl_context, built_sources>& built() {
   return *b;
 }
 
-// generated_kernel() plus the build count.
-kernel counted_kernel(const command_queue& q, const std::string& source,
-                      const std::string& program_name, const std::string& name,
-                      const build_options& options) {
-  kernel k = generated_kernel(q, source, program_name, name, options);
-  const anycl::context ctx = q.context();
+// Counts the build of generated `source` with `options` on `ctx` unless counted before.
+void count_build(const anycl::context& ctx, const build_options& options,
+                 const std::string& source) {
   std::shared_ptr<context_kernels> owner = kernels_for(ctx);
   std::string key = options.str();
   key += '\0';
@@ -54,6 +51,14 @@ kernel counted_kernel(const command_queue& q, const std::string& source,
     b.keys.clear();
   }
   if (b.keys.insert(std::move(key)).second) ++builds;
+}
+
+// generated_kernel() plus the build count.
+kernel counted_kernel(const command_queue& q, const std::string& source,
+                      const std::string& program_name, const std::string& name,
+                      const build_options& options) {
+  kernel k = generated_kernel(q, source, program_name, name, options);
+  count_build(q.context(), options, source);
   return k;
 }
 
@@ -259,6 +264,27 @@ void evaluate(const array_core& dst, const expression_code& code) {
   event e = enqueue_kernel(k, q, plan.range(), args.data(), args.size(), deps);
   dst.record(e);
   for (const array_core& a : code.arrays) a.record(e);
+}
+
+void prepare_expressions(const std::vector<expression_code>& codes) {
+  if (codes.empty()) return;
+  const command_queue& q = codes.front().queue();
+  for (const expression_code& c : codes) {
+    if (c.queue().context() != q.context())
+      throw std::invalid_argument(
+          "anycl::prepare: expressions of different OpenCL contexts; prepare each context's "
+          "separately");
+    if (c.queue().device_id() != q.device_id())
+      throw std::invalid_argument(
+          "anycl::prepare: expressions on queues of different devices (the kernels are built "
+          "with one device's options); prepare each device's separately");
+  }
+  // The kernels eval() and assignment to a contiguous array that no operand shares build.
+  std::vector<std::string> sources;
+  for (const expression_code& c : codes) sources.push_back(expression_source(c, true, false));
+  const device_profile prof = profile(q);
+  generated_kernels_together(q, sources, "anycl-expressions", "anycl_expr", prof.options);
+  for (const std::string& src : sources) count_build(q.context(), prof.options, src);
 }
 
 }  // namespace detail

@@ -31,6 +31,24 @@ class context_kernels {
     });
   }
 
+  void put_sources(const std::vector<std::string>& sources, const std::string& program_name,
+                   const std::string& name, const build_options& options) {
+    const std::vector<std::size_t> missing = missing_sources(generated_, sources, name, options);
+    if (missing.empty()) return;
+    // Each source's kernel gets a name of its own in the joint program through a macro.
+    std::string text;
+    for (std::size_t j = 0; j < missing.size(); ++j)
+      text += "#define " + name + " " + name + "_" + std::to_string(j) + "\n" +
+              sources[missing[j]] + "\n#undef " + name + "\n";
+    program p = loader_.load_source(text, program_name, options);
+    std::vector<kernel> ks;
+    for (std::size_t j = 0; j < missing.size(); ++j)
+      ks.push_back(p.kernel(name + "_" + std::to_string(j)));
+    std::lock_guard<std::mutex> lock(m_);
+    for (std::size_t j = 0; j < missing.size(); ++j)
+      generated_.emplace(key_of(sources[missing[j]], name, options), std::move(ks[j]));
+  }
+
   device_profile profile(const command_queue& q) {
     cl_device_id id = q.device_id();
     {
@@ -54,15 +72,34 @@ class context_kernels {
  private:
   using table = std::unordered_map<std::string, kernel>;
 
-  // The kernel of `table` for (what, name, options); build() makes it the first time.
-  template <class Build>
-  kernel find_or_build(table& t, const std::string& what, const std::string& name,
-                       const build_options& options, Build build) {
+  static std::string key_of(const std::string& what, const std::string& name,
+                            const build_options& options) {
     std::string key = what;
     key += '\0';
     key += options.str();
     key += '\0';
     key += name;
+    return key;
+  }
+
+  // The indices of the `sources` (kernel `name`, `options`) that `t` lacks, each source once.
+  std::vector<std::size_t> missing_sources(const table& t, const std::vector<std::string>& sources,
+                                           const std::string& name, const build_options& options) {
+    std::vector<std::size_t> missing;
+    std::lock_guard<std::mutex> lock(m_);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const bool seen =
+          std::find(sources.begin(), sources.begin() + i, sources[i]) != sources.begin() + i;
+      if (!seen && t.count(key_of(sources[i], name, options)) == 0) missing.push_back(i);
+    }
+    return missing;
+  }
+
+  // The kernel of `table` for (what, name, options); build() makes it the first time.
+  template <class Build>
+  kernel find_or_build(table& t, const std::string& what, const std::string& name,
+                       const build_options& options, Build build) {
+    std::string key = key_of(what, name, options);
     {
       std::lock_guard<std::mutex> lock(m_);
       auto it = t.find(key);
@@ -118,6 +155,12 @@ kernel generated_kernel(const command_queue& queue, const std::string& source,
                         const std::string& program_name, const std::string& name,
                         const build_options& options) {
   return kernels_for(queue.context())->get_source(source, program_name, name, options);
+}
+
+void generated_kernels_together(const command_queue& queue, const std::vector<std::string>& sources,
+                                const std::string& program_name, const std::string& kernel_name,
+                                const build_options& options) {
+  kernels_for(queue.context())->put_sources(sources, program_name, kernel_name, options);
 }
 
 build_options typed_options(const command_queue& queue, scalar_type t) {

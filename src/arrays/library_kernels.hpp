@@ -37,6 +37,14 @@ ANYCL_INTERNAL kernel generated_kernel(const command_queue& queue, const std::st
                                        const std::string& kernel_name,
                                        const build_options& options);
 
+/// Builds those of the generated `sources` that the context's table lacks as ONE program (one
+/// compile instead of one per source), their kernels `kernel_name` renamed there by a macro, and
+/// enters each under its own source, so that generated_kernel(queue, sources[i], ..., kernel_name,
+/// options) finds it built. Throws as generated_kernel() does.
+void generated_kernels_together(const command_queue& queue, const std::vector<std::string>& sources,
+                                const std::string& program_name, const std::string& kernel_name,
+                                const build_options& options);
+
 /// How many expression kernels this process has built (or loaded from the disk cache): one per
 /// expression shape, device options and context. For tests of kernel reuse.
 ANYCL_INTERNAL std::uint64_t expression_builds() noexcept;

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "anycl/elementwise.hpp"
+#include "anycl/kernel_loader.hpp"
 #include "arrays/library_kernels.hpp"
 #include "support/array_reference.hpp"
 #include "support/device_fixture.hpp"
@@ -121,6 +122,11 @@ TEMPLATE_TEST_CASE("expr: arithmetic operators for every element type and size",
   INFO("seed " << seed);
   // Ranges keep int8 products in range; unsigned subtraction and negation wrap, as on the host.
   const double lo = std::is_signed_v<T> ? -11 : 0, hi = std::is_signed_v<T> ? 11 : 15;
+  {
+    // The eight kernels below as one program (the shapes do not depend on the size).
+    auto a = anycl::array<T>::zeros(e.queue, 1), b = anycl::array<T>::zeros(e.queue, 1);
+    anycl::prepare(a + b, a - b, a * b, a / b, a % b, -a, T(2) * a + 3, 7 - a / 2);
+  }
   for (std::size_t n : sizes) {
     INFO("n = " << n);
     const auto ha = random_values<T>(n, lo, hi, seed);
@@ -197,6 +203,15 @@ TEMPLATE_TEST_CASE("expr: math functions against <cmath>", "[expr]", float, doub
   if (skip_double<T>(e)) return;
   INFO("seed " << seed);
   const double tol = math_tol<T>;
+  {
+    // The 22 kernels below as one program.
+    auto x = anycl::array<T>::zeros(e.queue, 1), p = anycl::array<T>::zeros(e.queue, 1),
+         y = anycl::array<T>::zeros(e.queue, 1);
+    using namespace anycl;
+    anycl::prepare(sin(x), cos(x), tan(y * T(0.4)), exp(x), exp2(x), log(p), log2(p), log10(p),
+                   sqrt(p), rsqrt(p), tanh(x), abs(x), floor(x), ceil(x), round(x), pow(p, y),
+                   pow(p, 2), min(x, y), max(x, y), max(x, 0), fma(x, y, p), fma(x, 3, 1));
+  }
   for (std::size_t n : {std::size_t{1}, std::size_t{4099}}) {
     INFO("n = " << n);
     const auto hx = random_values<T>(n, -4, 4, seed);
@@ -249,6 +264,7 @@ TEMPLATE_TEST_CASE("expr: abs, min, max on integers are exact", "[expr]", std::i
   const auto hb = random_values<T>(n, lo, 100, seed + 1);
   auto a = anycl::array<T>::from_host(e.queue, ha);
   auto b = anycl::array<T>::from_host(e.queue, hb);
+  anycl::prepare(anycl::abs(a), anycl::min(a, b), anycl::max(a, b), anycl::min(50, a));
   check_close(anycl::eval(anycl::abs(a)).to_host(),
               host_map(ha, [](T x) { return x < 0 ? -x : x; }));
   check_close(anycl::eval(anycl::min(a, b)).to_host(),
@@ -455,6 +471,54 @@ TEST_CASE("expr: one kernel build per expression shape; scalars are arguments", 
   CHECK(anycl::detail::expression_builds() == b1 + 2);
   y = a * x - c;
   CHECK(anycl::detail::expression_builds() == b1 + 2);
+}
+
+TEST_CASE("expr: prepare builds several expression shapes as one program", "[expr]") {
+  anycl::test::env e;
+  const std::size_t n = 513;
+  const auto hx = random_values<float>(n, -4, 4, seed);
+  const auto hy = random_values<float>(n, -4, 4, seed + 1);
+  auto x = anycl::array<float>::from_host(e.queue, hx);
+  auto y = anycl::array<float>::from_host(e.queue, hy);
+  const auto b0 = anycl::detail::expression_builds();
+  const auto loads = [] {
+    const anycl::cache_statistics s = anycl::cache_stats();
+    return s.hits + s.misses + s.waits;
+  };
+  const auto l0 = loads();
+  // Two shapes (the third expression repeats the first): two kernels, one program.
+  anycl::prepare(x * y + 0.25f * x, anycl::sqrt(anycl::abs(x - y)) * 3.0f, x * y + 0.25f * x);
+  CHECK(anycl::detail::expression_builds() == b0 + 2);
+  CHECK(loads() == l0 + 1);
+  // Their evaluations (other scalar values, the same shapes) load and build nothing.
+  auto r1 = anycl::eval(x * y + 0.5f * x);
+  anycl::array<float> r2 = anycl::sqrt(anycl::abs(x - y)) * 3.0f;
+  CHECK(anycl::detail::expression_builds() == b0 + 2);
+  CHECK(loads() == l0 + 1);
+  check_close(r1.to_host(),
+              host_zip<float>(hx, hy, [](float a, float b) { return a * b + 0.5f * a; }),
+              arith_tol<float>);
+  check_close(
+      r2.to_host(),
+      host_zip<float>(hx, hy, [](float a, float b) { return std::sqrt(std::fabs(a - b)) * 3.0f; }),
+      math_tol<float>);
+  // Prepared again: nothing to build or load.
+  anycl::prepare(x * y + 0.25f * x);
+  CHECK(loads() == l0 + 1);
+  // A destination the prepared kernels do not cover (a strided view) builds its own.
+  auto z = anycl::array<float>::zeros(e.queue, 2 * n);
+  z.slice(0, 0, 2 * n, 2) = x * y + 0.25f * x;
+  CHECK(anycl::detail::expression_builds() == b0 + 3);
+  // Errors, before anything is built.
+  anycl::test::env other;  // another context
+  auto o = anycl::array<float>::zeros(other.queue, n);
+  REQUIRE_THROWS_WHAT(anycl::prepare(x + 1.0f, o + 1.0f), std::invalid_argument,
+                      Contains("anycl::prepare") && Contains("different OpenCL contexts"));
+  anycl::array<float> none;
+  REQUIRE_THROWS_WHAT(anycl::prepare(x * 2.0f, x + none), std::invalid_argument, Contains("empty"));
+  REQUIRE_THROWS_WHAT(anycl::prepare(x + y, anycl::array<float>::zeros(e.queue, 3) + 1.0f - x),
+                      std::invalid_argument, Contains("(513)") && Contains("(3)"));
+  CHECK(anycl::detail::expression_builds() == b0 + 3);
 }
 
 TEST_CASE("expr: shape, context and scalar errors", "[expr]") {

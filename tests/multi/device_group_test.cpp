@@ -194,6 +194,14 @@ TEST_CASE("device_group: an empty, null or repeated device list is refused", "[m
                     anycl::device_not_found);
 }
 
+TEST_CASE("prepare: expressions on two devices of one context are refused", "[multi]") {
+  auto g = two_devices();
+  auto a = anycl::array<float>::zeros(g.queue(0), 8);
+  auto b = anycl::array<float>::zeros(g.queue(1), 8);
+  REQUIRE_THROWS_WHAT(anycl::prepare(a + 1.0f, b * 2.0f), std::invalid_argument,
+                      Contains("anycl::prepare") && Contains("different devices"));
+}
+
 // --- parallel_for_each_device ---
 
 TEST_CASE("parallel_for_each_device: every index once, on each device's own queue", "[multi]") {
