@@ -176,6 +176,9 @@ void check_destination(const array_core& dst, const expression_code& code) {
     require_same_context(dst.queue().context(), code.queue().context(), "anycl expression");
 }
 
+// The name of the kernel expression_source() writes (prepare renames it in the joint program).
+constexpr const char* expr_kernel = "anycl_expr";
+
 // How the destination relates to the operands' buffers.
 enum class aliasing { none, same_layout, other_layout };
 
@@ -197,7 +200,9 @@ std::string expression_source(const expression_code& code, bool dst_contiguous,
   const bool needs_extents = !dst_contiguous && !code.uses_extents;
   // restrict on the destination when no operand reads its buffer lets the compiler vectorise
   // without run-time alias checks.
-  std::string src = "#include \"anycl/loop.h\"\nkernel void anycl_expr(global ";
+  std::string src = "#include \"anycl/loop.h\"\nkernel void ";
+  src += expr_kernel;
+  src += "(global ";
   src += code.type;
   src += shares_buffer ? "* r" : "* restrict r";
   src += ", ulong r_off, ";
@@ -254,7 +259,7 @@ void evaluate(const array_core& dst, const expression_code& code) {
   const std::string src =
       expression_source(code, dst.layout().contiguous(), alias == aliasing::same_layout);
   const device_profile prof = profile(q);
-  kernel k = counted_kernel(q, src, "anycl-expression", "anycl_expr", prof.options);
+  kernel k = counted_kernel(q, src, "anycl-expression", expr_kernel, prof.options);
   const launch_plan plan = plan_for(prof, n, size_of(code.element));
   std::array<cl_ulong4, 3> values{};
   std::vector<kernel_arg> args = expression_args(dst, code, plan, values);
@@ -283,7 +288,7 @@ void prepare_expressions(const std::vector<expression_code>& codes) {
   std::vector<std::string> sources;
   for (const expression_code& c : codes) sources.push_back(expression_source(c, true, false));
   const device_profile prof = profile(q);
-  generated_kernels_together(q, sources, "anycl-expressions", "anycl_expr", prof.options);
+  generated_kernels_together(q, sources, "anycl-expressions", expr_kernel, prof.options);
   for (const std::string& src : sources) count_build(q.context(), prof.options, src);
 }
 
