@@ -622,9 +622,10 @@ auto eval(const E& e) {
 /// time of a kernel build is the program's, not the kernel's). The kernels are those of eval()
 /// and of assignment to a contiguous array that no operand shares; other destinations still
 /// build their own. Shapes already built, or given twice, are skipped; the joint program is
-/// cached on disk like any other. Every expression needs its first array operand on a queue of
-/// the same device; throws std::invalid_argument otherwise, and whatever eval() would throw
-/// for an expression or its build.
+/// cached on disk like any other. A context's kernels, the prepared ones too, are kept while an
+/// array of that context lives: prepare with arrays that outlive the evaluations. Every expression
+/// needs its first array operand on a queue of the same device; throws std::invalid_argument
+/// otherwise, and whatever eval() would throw for an expression or its build.
 template <class... E>
 void prepare(const E&... exprs) {
   static_assert(sizeof...(E) > 0, "AnyCL: prepare() takes at least one expression");

@@ -122,11 +122,10 @@ TEMPLATE_TEST_CASE("expr: arithmetic operators for every element type and size",
   INFO("seed " << seed);
   // Ranges keep int8 products in range; unsigned subtraction and negation wrap, as on the host.
   const double lo = std::is_signed_v<T> ? -11 : 0, hi = std::is_signed_v<T> ? 11 : 15;
-  {
-    // The eight kernels below as one program (the shapes do not depend on the size).
-    auto a = anycl::array<T>::zeros(e.queue, 1), b = anycl::array<T>::zeros(e.queue, 1);
-    anycl::prepare(a + b, a - b, a * b, a / b, a % b, -a, T(2) * a + 3, 7 - a / 2);
-  }
+  // The eight kernels below as one program (the shapes do not depend on the size). `a0` keeps
+  // the context's kernels, the prepared ones among them, alive for the whole test.
+  auto a0 = anycl::array<T>::zeros(e.queue, 1), b0 = anycl::array<T>::zeros(e.queue, 1);
+  anycl::prepare(a0 + b0, a0 - b0, a0 * b0, a0 / b0, a0 % b0, -a0, T(2) * a0 + 3, 7 - a0 / 2);
   for (std::size_t n : sizes) {
     INFO("n = " << n);
     const auto ha = random_values<T>(n, lo, hi, seed);
@@ -203,14 +202,15 @@ TEMPLATE_TEST_CASE("expr: math functions against <cmath>", "[expr]", float, doub
   if (skip_double<T>(e)) return;
   INFO("seed " << seed);
   const double tol = math_tol<T>;
+  // The 22 kernels below as one program; `x0` keeps them alive for the whole test.
+  auto x0 = anycl::array<T>::zeros(e.queue, 1), p0 = anycl::array<T>::zeros(e.queue, 1),
+       y0 = anycl::array<T>::zeros(e.queue, 1);
   {
-    // The 22 kernels below as one program.
-    auto x = anycl::array<T>::zeros(e.queue, 1), p = anycl::array<T>::zeros(e.queue, 1),
-         y = anycl::array<T>::zeros(e.queue, 1);
     using namespace anycl;
-    anycl::prepare(sin(x), cos(x), tan(y * T(0.4)), exp(x), exp2(x), log(p), log2(p), log10(p),
-                   sqrt(p), rsqrt(p), tanh(x), abs(x), floor(x), ceil(x), round(x), pow(p, y),
-                   pow(p, 2), min(x, y), max(x, y), max(x, 0), fma(x, y, p), fma(x, 3, 1));
+    anycl::prepare(sin(x0), cos(x0), tan(y0 * T(0.4)), exp(x0), exp2(x0), log(p0), log2(p0),
+                   log10(p0), sqrt(p0), rsqrt(p0), tanh(x0), abs(x0), floor(x0), ceil(x0),
+                   round(x0), pow(p0, y0), pow(p0, 2), min(x0, y0), max(x0, y0), max(x0, 0),
+                   fma(x0, y0, p0), fma(x0, 3, 1));
   }
   for (std::size_t n : {std::size_t{1}, std::size_t{4099}}) {
     INFO("n = " << n);
