@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -61,23 +62,37 @@ struct reduction_spec {
 
 enum class reduce_op : unsigned char { sum, min, max, any, all };
 
-/// `op` over every element of `a` (a view in any layout); the result, of the accumulator type
-/// (64-bit for integer sums, T otherwise; a 32-bit 0/1 for any/all) into `result`. `what` names
-/// the calling function in messages. Throws std::invalid_argument for min/max of an empty array
-/// or a default-constructed one. `plan`, when given, overrides the device's launch shape (a
-/// GPU-shaped plan runs the GPU code on any device).
-ANYCL_EXPORT void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
-                             const launch_plan* plan = nullptr);
-/// sum(a[k] * b[k]) for equal shapes and types (std::invalid_argument otherwise).
-ANYCL_EXPORT void reduce_dot(const array_core& a, const array_core& b, void* result,
-                             const launch_plan* plan = nullptr);
-/// The number of elements for which the OpenCL expression `predicate` in `x` is true.
-ANYCL_EXPORT std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
-                                        const launch_plan* plan = nullptr);
-/// `op` (sum, min or max) along `axis`: the result has that axis removed (shape (1) for a 1-D
-/// input) and the accumulator's element type.
-ANYCL_EXPORT array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op,
-                                    const char* what);
+/// One built-in reduction, the single entry point of the forms below: `op` over every element of
+/// `a` (a view in any layout), or along `axis` (sum, min, max); with `b`, the dot product
+/// sum(a[k] * b[k]) of equal shapes and types (op is sum); with `predicate`, the number of elements
+/// for which that OpenCL expression in `x` is true. `what` names the calling function in messages.
+/// `plan`, when given, overrides the device's launch shape (a GPU-shaped plan runs the GPU code on
+/// any device; whole-array forms only).
+struct reduce_request {
+  reduce_request(const array_core& in, reduce_op o, const char* caller) noexcept
+      : a(&in), op(o), what(caller) {}
+  const array_core* a;
+  reduce_op op;
+  const char* what;
+  const array_core* b = nullptr;
+  const std::string* predicate = nullptr;
+  std::optional<unsigned> axis;
+  const launch_plan* plan = nullptr;
+};
+
+/// Runs `r`. Over every element: writes the result into `result` (the accumulator type: 64-bit for
+/// integer sums, T otherwise, a 32-bit 0/1 for any/all, std::uint64_t for a count) and returns an
+/// empty array_core. Along an axis: returns the result, with that axis removed (shape (1) for a
+/// 1-D input) and the accumulator's element type; `result` is unused. Throws
+/// std::invalid_argument for min/max of no elements, a bad axis, mismatched dot operands, an empty
+/// predicate or a default-constructed array.
+ANYCL_EXPORT array_core reduce_builtin(const reduce_request& r, void* result);
+/// reduce_builtin along `axis`.
+inline array_core reduce_along(const array_core& a, unsigned axis, reduce_op op, const char* what) {
+  reduce_request r(a, op, what);
+  r.axis = axis;
+  return reduce_builtin(r, nullptr);
+}
 
 // --- reduction_kernel, untyped ---
 
@@ -129,7 +144,7 @@ sum_type_t<T> sum(const array<T>& a) {
       is_real_element_v<T>,
       "AnyCL: anycl::sum works on real element types (complex arrays hold data for BLAS and FFT)");
   sum_type_t<T> r{};
-  detail::reduce_all(a.core(), detail::reduce_op::sum, &r, "anycl::sum");
+  detail::reduce_builtin({a.core(), detail::reduce_op::sum, "anycl::sum"}, &r);
   return r;
 }
 /// The smallest element; NaNs are ignored as by fmin (NaN only when every element is NaN).
@@ -140,7 +155,7 @@ T min(const array<T>& a) {
       is_real_element_v<T>,
       "AnyCL: anycl::min works on real element types (complex arrays hold data for BLAS and FFT)");
   T r{};
-  detail::reduce_all(a.core(), detail::reduce_op::min, &r, "anycl::min");
+  detail::reduce_builtin({a.core(), detail::reduce_op::min, "anycl::min"}, &r);
   return r;
 }
 /// The largest element; NaNs are ignored as by fmax. Throws std::invalid_argument when empty.
@@ -150,7 +165,7 @@ T max(const array<T>& a) {
       is_real_element_v<T>,
       "AnyCL: anycl::max works on real element types (complex arrays hold data for BLAS and FFT)");
   T r{};
-  detail::reduce_all(a.core(), detail::reduce_op::max, &r, "anycl::max");
+  detail::reduce_builtin({a.core(), detail::reduce_op::max, "anycl::max"}, &r);
   return r;
 }
 /// sum(a[k] * b[k]) over equal shapes (std::invalid_argument otherwise; layouts may differ);
@@ -162,7 +177,9 @@ sum_type_t<T> dot(const array<T>& a, const array<T>& b) {
       is_real_element_v<T>,
       "AnyCL: anycl::dot works on real element types (complex arrays hold data for BLAS and FFT)");
   sum_type_t<T> r{};
-  detail::reduce_dot(a.core(), b.core(), &r);
+  detail::reduce_request q(a.core(), detail::reduce_op::sum, "anycl::dot");
+  q.b = &b.core();
+  detail::reduce_builtin(q, &r);
   return r;
 }
 /// How many elements satisfy `predicate`, an OpenCL C expression in `x` (the element, of T's
@@ -173,7 +190,11 @@ std::uint64_t count_if(const array<T>& a, const std::string& predicate) {
   static_assert(is_real_element_v<T>,
                 "AnyCL: anycl::count_if works on real element types (complex arrays hold data for "
                 "BLAS and FFT)");
-  return detail::reduce_count(a.core(), predicate);
+  detail::reduce_request q(a.core(), detail::reduce_op::sum, "anycl::count_if");
+  q.predicate = &predicate;
+  std::uint64_t r = 0;
+  detail::reduce_builtin(q, &r);
+  return r;
 }
 /// True when some element is non-zero (NaN counts as non-zero); false for an empty array.
 template <class T>
@@ -182,7 +203,7 @@ bool any(const array<T>& a) {
       is_real_element_v<T>,
       "AnyCL: anycl::any works on real element types (complex arrays hold data for BLAS and FFT)");
   cl_uint r = 0;
-  detail::reduce_all(a.core(), detail::reduce_op::any, &r, "anycl::any");
+  detail::reduce_builtin({a.core(), detail::reduce_op::any, "anycl::any"}, &r);
   return r != 0;
 }
 /// True when every element is non-zero; true for an empty array.
@@ -192,7 +213,7 @@ bool all(const array<T>& a) {
       is_real_element_v<T>,
       "AnyCL: anycl::all works on real element types (complex arrays hold data for BLAS and FFT)");
   cl_uint r = 1;
-  detail::reduce_all(a.core(), detail::reduce_op::all, &r, "anycl::all");
+  detail::reduce_builtin({a.core(), detail::reduce_op::all, "anycl::all"}, &r);
   return r != 0;
 }
 
@@ -214,7 +235,7 @@ array<sum_type_t<T>> sum(const array<T>& a, axis ax) {
       is_real_element_v<T>,
       "AnyCL: anycl::sum works on real element types (complex arrays hold data for BLAS and FFT)");
   return array<sum_type_t<T>>(
-      detail::reduce_axis(a.core(), ax.index, detail::reduce_op::sum, "anycl::sum"));
+      detail::reduce_along(a.core(), ax.index, detail::reduce_op::sum, "anycl::sum"));
 }
 /// Minima along axis `ax` (NaNs ignored); std::invalid_argument for a bad axis or an axis of
 /// extent 0 with other extents non-zero.
@@ -223,7 +244,7 @@ array<T> min(const array<T>& a, axis ax) {
   static_assert(
       is_real_element_v<T>,
       "AnyCL: anycl::min works on real element types (complex arrays hold data for BLAS and FFT)");
-  return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::min, "anycl::min"));
+  return array<T>(detail::reduce_along(a.core(), ax.index, detail::reduce_op::min, "anycl::min"));
 }
 /// Maxima along axis `ax` (NaNs ignored); errors as min(a, axis).
 template <class T>
@@ -231,7 +252,7 @@ array<T> max(const array<T>& a, axis ax) {
   static_assert(
       is_real_element_v<T>,
       "AnyCL: anycl::max works on real element types (complex arrays hold data for BLAS and FFT)");
-  return array<T>(detail::reduce_axis(a.core(), ax.index, detail::reduce_op::max, "anycl::max"));
+  return array<T>(detail::reduce_along(a.core(), ax.index, detail::reduce_op::max, "anycl::max"));
 }
 
 // --- user reductions ---

@@ -126,6 +126,8 @@ build_options builtin_options(const command_queue& q, scalar_type t, bool stride
 
 // --- built-in reductions ---
 
+namespace {
+
 void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
                 const launch_plan* plan) {
   require_array(a, what);
@@ -164,8 +166,8 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   finish(t, op, dev_acc, result);
 }
 
-void reduce_dot(const array_core& a, const array_core& b, void* result, const launch_plan* plan) {
-  const char* what = "anycl::dot";
+void reduce_dot(const array_core& a, const array_core& b, void* result, const char* what,
+                const launch_plan* plan) {
   require_array(a, what);
   require_array(b, what);
   if (a.type() != b.type())
@@ -199,9 +201,8 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const la
   finish(t, reduce_op::sum, dev_acc, result);
 }
 
-std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
+std::uint64_t reduce_count(const array_core& a, const std::string& predicate, const char* what,
                            const launch_plan* plan) {
-  const char* what = "anycl::count_if";
   require_array(a, what);
   require_text(predicate, what, "predicate");
   const std::size_t n = a.layout().extents.size();
@@ -224,6 +225,21 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate,
   event e = stages_to_host(q, k1, k2, sizeof r, n, p, in.data(), in.size(), dependencies({&a}), &r);
   a.record(e);
   return r;
+}
+
+}  // namespace
+
+array_core reduce_builtin(const reduce_request& r, void* result) {
+  if (r.axis) return reduce_axis(*r.a, *r.axis, r.op, r.what);
+  if (r.b) {
+    reduce_dot(*r.a, *r.b, result, r.what, r.plan);
+  } else if (r.predicate) {
+    const std::uint64_t n = reduce_count(*r.a, *r.predicate, r.what, r.plan);
+    std::memcpy(result, &n, sizeof n);
+  } else {
+    reduce_all(*r.a, r.op, result, r.what, r.plan);
+  }
+  return array_core();
 }
 
 }  // namespace anycl::detail

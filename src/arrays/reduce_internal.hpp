@@ -44,4 +44,7 @@ std::string op_name(reduce_op op);
 /// Options for reduce.cl: element type, sum accumulator, limits, addressing and launch shape.
 build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped);
 
+/// The forms of reduce_builtin (reduce.hpp) along `axis` (reduce_axis.cpp).
+array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what);
+
 }  // namespace anycl::detail

@@ -142,6 +142,15 @@ anycl::detail::launch_plan gpu_plan(std::size_t n, std::size_t local, std::size_
   return p;
 }
 
+// The whole-array reduction `op` of `a` in the launch shape `plan`, into `result`.
+template <class T>
+void gpu_reduce(const anycl::array<T>& a, anycl::detail::reduce_op op, void* result,
+                const anycl::detail::launch_plan& plan) {
+  anycl::detail::reduce_request r(a.core(), op, "test");
+  r.plan = &plan;
+  anycl::detail::reduce_builtin(r, result);
+}
+
 const std::size_t sizes[] = {0, 1, 97, (std::size_t{1} << 20) + 3};
 
 }  // namespace
@@ -325,22 +334,30 @@ TEMPLATE_TEST_CASE("reduce: the GPU-shaped kernels (grid-stride, local-memory tr
       INFO("n " << n << " local " << s[0] << " groups " << s[1]);
       const auto plan = gpu_plan(n, s[0], s[1]);
       anycl::sum_type_t<T> r{};
-      anycl::detail::reduce_all(x.core(), anycl::detail::reduce_op::sum, &r, "test", &plan);
+      gpu_reduce(x, anycl::detail::reduce_op::sum, &r, plan);
       check_close<T>(r, host_sum(h), abs_sum(h));
       T m{};
-      anycl::detail::reduce_all(x.core(), anycl::detail::reduce_op::min, &m, "test", &plan);
+      gpu_reduce(x, anycl::detail::reduce_op::min, &m, plan);
       CHECK(m == *std::min_element(h.begin(), h.end()));
-      anycl::detail::reduce_all(x.core(), anycl::detail::reduce_op::max, &m, "test", &plan);
+      gpu_reduce(x, anycl::detail::reduce_op::max, &m, plan);
       CHECK(m == *std::max_element(h.begin(), h.end()));
-      anycl::detail::reduce_all(xt.core(), anycl::detail::reduce_op::sum, &r, "test", &plan);
+      gpu_reduce(xt, anycl::detail::reduce_op::sum, &r, plan);
       check_close<T>(r, host_sum(ht), abs_sum(ht));
-      anycl::detail::reduce_dot(x.core(), x.core(), &r, &plan);
+      anycl::detail::reduce_request dot(x.core(), anycl::detail::reduce_op::sum, "test");
+      dot.b = &x.core();
+      dot.plan = &plan;
+      anycl::detail::reduce_builtin(dot, &r);
       long double mag = 0;
       for (T v : h) mag += static_cast<long double>(v) * static_cast<long double>(v);
       check_close<T>(r, host_dot(h, h), mag);
-      CHECK(
-          anycl::detail::reduce_count(x.core(), "x > 0", &plan) ==
-          static_cast<std::uint64_t>(std::count_if(h.begin(), h.end(), [](T v) { return v > 0; })));
+      const std::string positive = "x > 0";
+      anycl::detail::reduce_request count(x.core(), anycl::detail::reduce_op::sum, "test");
+      count.predicate = &positive;
+      count.plan = &plan;
+      std::uint64_t c = 0;
+      anycl::detail::reduce_builtin(count, &c);
+      CHECK(c == static_cast<std::uint64_t>(
+                     std::count_if(h.begin(), h.end(), [](T v) { return v > 0; })));
     }
   }
 }
@@ -385,7 +402,7 @@ TEST_CASE("reduce: a float sum of 2^24 randoms is as accurate as a pairwise host
     const long double dev_err = std::fabs(anycl::sum(a) - exact);
     const auto plan = gpu_plan(n, 256, 64);
     float g = 0;
-    anycl::detail::reduce_all(a.core(), anycl::detail::reduce_op::sum, &g, "test", &plan);
+    gpu_reduce(a, anycl::detail::reduce_op::sum, &g, plan);
     const long double gpu_err = std::fabs(g - exact);
     // One ulp of the sum: the device sum is compensated, so within half an ulp (correctly
     // rounded) in all but extreme cases.
