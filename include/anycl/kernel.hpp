@@ -90,6 +90,7 @@ struct kernel_arg {
   std::size_t size = 0;         ///< bytes of the value, or of __local memory
   const void* value = nullptr;  ///< the value (kind::value)
   cl_mem mem = nullptr;         ///< the buffer (kind::memory)
+  std::size_t offset = 0;       ///< a buffer_view's byte offset: non-zero is refused at launch
   kind k = kind::value;
 };
 
@@ -128,10 +129,13 @@ struct arg_traits<buffer> {
   }
 };
 /// A view passes its buffer; a view with an offset needs a sub-buffer, which is refused at launch.
-ANYCL_EXPORT kernel_arg view_arg(const buffer& b, std::size_t byte_offset);
 template <class T>
 struct arg_traits<buffer_view<T>> {
-  static kernel_arg make(const buffer_view<T>& v) { return view_arg(v.buffer(), v.byte_offset()); }
+  static kernel_arg make(const buffer_view<T>& v) noexcept {
+    kernel_arg a = arg_traits<buffer>::make(v.buffer());
+    a.offset = v.byte_offset();
+    return a;
+  }
 };
 template <class T>
 struct arg_traits<local_memory<T>> {

@@ -11,15 +11,6 @@
 
 namespace anycl::detail {
 
-kernel_arg view_arg(const buffer& b, std::size_t byte_offset) {
-  if (byte_offset != 0)
-    throw std::invalid_argument(
-        "a buffer_view starting at byte " + std::to_string(byte_offset) +
-        " cannot be a kernel argument: OpenCL passes whole buffers; pass buffer.sub_buffer(...) or "
-        "the whole buffer and an offset argument");
-  return arg_traits<buffer>::make(b);
-}
-
 void check_arity(const kernel& k, std::size_t expected) {
   kernel_state& s = require(k, "kernel_function");
   if (s.num_args != expected)
@@ -47,6 +38,12 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
                                     std::to_string(i) + " has size 0");
       local_bytes += a.size;
     } else if (a.k == kernel_arg::kind::memory) {
+      if (a.offset != 0)
+        throw std::invalid_argument(
+            "launch of kernel '" + s.name + "': argument " + std::to_string(i) +
+            " is a buffer_view starting at byte " + std::to_string(a.offset) +
+            ", and OpenCL passes whole buffers; pass buffer.sub_buffer(...), or the whole buffer "
+            "and an offset argument");
       a.value = &a.mem;
     }
   }

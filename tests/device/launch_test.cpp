@@ -93,7 +93,13 @@ TEST_CASE("launch: arity and argument mismatches are clear errors", "[launch]") 
       Contains("CL_INVALID_ARG_SIZE") && Contains("argument 1 (8 bytes)") && Contains("'affine'"));
   REQUIRE_THROWS_WHAT(e.queue.launch(e.prog.kernel("add_one"), anycl::nd_range{8},
                                      anycl::buffer_view<int>(buf, 4, 4)),
-                      std::invalid_argument, Contains("sub_buffer"));
+                      std::invalid_argument,
+                      Contains("'add_one'") && Contains("argument 0") &&
+                          Contains("starting at byte 16") && Contains("sub_buffer"));
+  // The same through a kernel_function, and even over an empty range (nothing would run).
+  auto add_one = e.prog.function<anycl::buffer_view<int>>("add_one");
+  REQUIRE_THROWS_WHAT(add_one(e.queue, anycl::nd_range{0}, anycl::buffer_view<int>(buf, 1, 4)),
+                      std::invalid_argument, Contains("starting at byte 4"));
   REQUIRE_THROWS_WHAT(e.queue.launch(anycl::kernel(), anycl::nd_range{8}), std::invalid_argument,
                       Contains("kernel is empty"));
   REQUIRE_THROWS_WHAT(anycl::command_queue().launch(e.prog.kernel("empty"), anycl::nd_range{1}),
