@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "anycl/array.hpp"
 #include "anycl/event.hpp"
@@ -15,12 +16,13 @@ namespace anycl {
 enum class sort_order { ascending, descending };
 
 namespace detail {
-/// The untyped sorts behind the templates below (`values` may be null). Throw
-/// std::invalid_argument for default-constructed arrays or different sizes, std::out_of_range
-/// for 2^32 elements or more.
+/// The untyped sort behind the templates below: sorts `keys` in place, and `values` (when not
+/// null) by the same permutation; with `positions`, leaves the keys as they are and sets
+/// *positions to a new 1-D uint32 array of the positions that sort them (argsort; `values` must
+/// then be null). Throws std::invalid_argument for default-constructed arrays or different sizes,
+/// std::out_of_range for 2^32 elements or more.
 ANYCL_EXPORT event sort(const array_core& keys, const array_core* values, sort_order order,
-                        const char* what);
-ANYCL_EXPORT array_core argsort(const array_core& keys, sort_order order);
+                        const char* what, array_core* positions = nullptr);
 }  // namespace detail
 
 /// Sorts the elements of `keys` in place (a stable LSD radix sort, 8-bit digits, in
@@ -60,7 +62,9 @@ array<std::uint32_t> argsort(const array<K>& keys, sort_order order = sort_order
   static_assert(is_real_element_v<K>,
                 "AnyCL: anycl::argsort works on real element types (complex arrays hold data for "
                 "BLAS and FFT)");
-  return array<std::uint32_t>(detail::argsort(keys.core(), order));
+  detail::array_core positions;
+  detail::sort(keys.core(), nullptr, order, "argsort", &positions);
+  return array<std::uint32_t>(std::move(positions));
 }
 
 }  // namespace anycl

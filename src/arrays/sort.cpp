@@ -249,9 +249,38 @@ void require_size(std::size_t n, const char* what) {
                             " keys; at most 2^32 - 1 can be sorted");
 }
 
+// argsort: the positions that sort `keys`, a new 1-D uint32 array; the keys stay as they are.
+array_core positions_of(const array_core& keys, sort_order order) {
+  require_array(keys, "argsort", "key");
+  const std::size_t n = keys.layout().extents.size();
+  require_size(n, "argsort");
+  array_core out(keys.queue(), scalar_type::u32, anycl::shape(n));
+  if (n == 0) return out;
+  if (n == 1) {
+    const std::uint32_t zero = 0;
+    out.fill(&zero);
+    return out;
+  }
+  if (!keys.layout().contiguous()) return positions_of(keys.copy(), order);
+  job j;
+  j.keys = &keys;
+  j.positions = &out;
+  j.order = order;
+  event e = radix_sort(j).run();
+  keys.record(e);
+  out.record(e);
+  return out;
+}
+
 }  // namespace
 
-event sort(const array_core& keys, const array_core* values, sort_order order, const char* what) {
+event sort(const array_core& keys, const array_core* values, sort_order order, const char* what,
+           array_core* positions) {
+  if (positions) {
+    if (values) throw std::invalid_argument(std::string(what) + ": positions take no values");
+    *positions = positions_of(keys, order);
+    return positions->last_event();
+  }
   require_array(keys, what, "key");
   if (values) require_array(*values, what, "value");
   const std::size_t n = keys.layout().extents.size();
@@ -282,28 +311,6 @@ event sort(const array_core& keys, const array_core* values, sort_order order, c
   keys.record(e);
   if (values) values->record(e);
   return e;
-}
-
-array_core argsort(const array_core& keys, sort_order order) {
-  require_array(keys, "argsort", "key");
-  const std::size_t n = keys.layout().extents.size();
-  require_size(n, "argsort");
-  array_core out(keys.queue(), scalar_type::u32, anycl::shape(n));
-  if (n == 0) return out;
-  if (n == 1) {
-    const std::uint32_t zero = 0;
-    out.fill(&zero);
-    return out;
-  }
-  if (!keys.layout().contiguous()) return argsort(keys.copy(), order);
-  job j;
-  j.keys = &keys;
-  j.positions = &out;
-  j.order = order;
-  event e = radix_sort(j).run();
-  keys.record(e);
-  out.record(e);
-  return out;
 }
 
 }  // namespace detail

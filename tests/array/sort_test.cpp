@@ -272,6 +272,11 @@ TEST_CASE("sort: errors", "[sort]") {
   auto both = anycl::array<std::int32_t>::zeros(e.queue, 20);
   REQUIRE_THROWS_WHAT(anycl::sort_by_key(both.slice(0, 10), both.slice(5, 15)),
                       std::invalid_argument, Contains("share elements"));
+  // The untyped entry refuses values with positions (argsort moves no values).
+  anycl::detail::array_core positions;
+  REQUIRE_THROWS_WHAT(
+      anycl::detail::sort(k.core(), &v.core(), anycl::sort_order::ascending, "argsort", &positions),
+      std::invalid_argument, Contains("argsort: positions take no values"));
   // Trivial sizes: nothing moves, no command.
   auto one = anycl::array<float>::full(e.queue, 1, 4.0f);
   CHECK_FALSE(static_cast<bool>(anycl::sort(one)));
