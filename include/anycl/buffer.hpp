@@ -66,8 +66,13 @@ class ANYCL_EXPORT buffer {
 
 namespace detail {
 /// Throws std::out_of_range unless [offset, offset + count) lies in [0, limit), overflow-safe.
-ANYCL_EXPORT void check_range(const char* what, std::size_t offset, std::size_t count,
-                              std::size_t limit);
+inline void check_range(const char* what, std::size_t offset, std::size_t count,
+                        std::size_t limit) {
+  if (offset > limit || count > limit - offset)
+    throw std::out_of_range(std::string(what) + ": range [" + std::to_string(offset) + ", " +
+                            std::to_string(offset) + " + " + std::to_string(count) +
+                            ") exceeds the size " + std::to_string(limit));
+}
 }  // namespace detail
 
 /// A typed window [offset, offset + size) of a buffer, in elements of T. `buffer_view<const T>`

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Buffers, sub-buffers, range checks and mappings.
+// Buffers, sub-buffers and mappings.
 #include "anycl/buffer.hpp"
 
 #include <algorithm>
@@ -14,15 +14,6 @@
 #include "core/process.hpp"
 
 namespace anycl {
-
-namespace detail {
-void check_range(const char* what, std::size_t offset, std::size_t count, std::size_t limit) {
-  if (offset > limit || count > limit - offset)
-    throw std::out_of_range(std::string(what) + ": range [" + std::to_string(offset) + ", " +
-                            std::to_string(offset) + " + " + std::to_string(count) +
-                            ") exceeds the size " + std::to_string(limit));
-}
-}  // namespace detail
 
 namespace {
 cl_mem_flags flags_of(memory_access access) {
