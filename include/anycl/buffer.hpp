@@ -127,18 +127,18 @@ class buffer_view {
 /// What the host does with a mapped region.
 enum class map_access { read, write, read_write };
 
-namespace detail {
-/// Unmaps a region (clEnqueueUnmapMemObject); the untyped half of mapped_region.
-class ANYCL_EXPORT mapping {
+/// A mapped byte range of a buffer (command_queue::map_bytes; the untyped half of mapped_region).
+/// Move-only; the destructor unmaps (clEnqueueUnmapMemObject) and waits.
+class ANYCL_EXPORT mapped_bytes {
  public:
-  mapping() noexcept = default;
+  mapped_bytes() noexcept = default;
   /// Takes over a region that clEnqueueMapBuffer returned for `buf` on `queue`.
-  mapping(const command_queue& queue, const buffer& buf, void* ptr);
-  mapping(mapping&& other) noexcept = default;
-  mapping& operator=(mapping&& other) noexcept;
-  mapping(const mapping&) = delete;
-  mapping& operator=(const mapping&) = delete;
-  ~mapping();
+  mapped_bytes(const command_queue& queue, const buffer& buf, void* ptr);
+  mapped_bytes(mapped_bytes&& other) noexcept = default;
+  mapped_bytes& operator=(mapped_bytes&& other) noexcept;
+  mapped_bytes(const mapped_bytes&) = delete;
+  mapped_bytes& operator=(const mapped_bytes&) = delete;
+  ~mapped_bytes();
   void* get() const noexcept { return ptr_; }
   /// Enqueues the unmap and returns its event; the mapping becomes empty.
   event unmap();
@@ -149,7 +149,6 @@ class ANYCL_EXPORT mapping {
   detail::handle<cl_mem> mem_;
   void* ptr_ = nullptr;
 };
-}  // namespace detail
 
 /// Host access to a buffer_view's elements (clEnqueueMapBuffer). Move-only; the destructor unmaps
 /// and waits, so the data is back on the device when it ends.
@@ -157,7 +156,7 @@ template <class T>
 class mapped_region {
  public:
   mapped_region() = default;
-  mapped_region(detail::mapping m, std::size_t count) noexcept : m_(std::move(m)), size_(count) {}
+  mapped_region(mapped_bytes m, std::size_t count) noexcept : m_(std::move(m)), size_(count) {}
   T* data() const noexcept { return static_cast<T*>(m_.get()); }
   std::size_t size() const noexcept { return size_; }
   T* begin() const noexcept { return data(); }
@@ -170,7 +169,7 @@ class mapped_region {
   }
 
  private:
-  detail::mapping m_;
+  mapped_bytes m_;
   std::size_t size_ = 0;
 };
 

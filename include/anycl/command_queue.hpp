@@ -180,8 +180,8 @@ class ANYCL_EXPORT command_queue {
                    std::size_t dst_offset, std::size_t bytes, const wait_list& waits = {}) const;
   event fill_bytes(const buffer& dst, std::size_t offset, std::size_t bytes, const void* pattern,
                    std::size_t pattern_size, const wait_list& waits = {}) const;
-  detail::mapping map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
-                            map_access access, const wait_list& waits = {}) const;
+  mapped_bytes map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
+                         map_access access, const wait_list& waits = {}) const;
 
  private:
   command_queue(detail::handle<cl_command_queue> h, cl_device_id dev) noexcept

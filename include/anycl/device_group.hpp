@@ -79,6 +79,13 @@ class ANYCL_EXPORT device_group {
   /// Blocks until every queue has completed its commands (clFinish on each, in order).
   void finish() const;
 
+  /// [0, n) split among the devices as parallel_for_each_device and partitioned_array split it:
+  /// size() consecutive ranges, equal (split_range with equal weights) or in proportion to
+  /// `weights`, one per device. Throws std::invalid_argument for a weight count other than
+  /// size(), or a weight split_range refuses.
+  std::vector<index_range> split(std::size_t n) const;
+  std::vector<index_range> split(std::size_t n, const std::vector<double>& weights) const;
+
   /// True for copies of one group (the same queues); two groups made separately from the same
   /// devices differ, as their contexts do.
   friend bool operator==(const device_group& a, const device_group& b) noexcept {
@@ -110,11 +117,6 @@ ANYCL_EXPORT std::vector<double> measure_weights(const device_group& group,
 namespace detail {
 /// The type-erased work of parallel_for_each_device: fn(device index, its queue, its share).
 using per_device_fn = std::function<void(std::size_t, const command_queue&, index_range)>;
-/// The shares of [0, n) for `group`: split_range by `*weights` (equal shares when null). Throws
-/// std::invalid_argument, naming `what`, for a weight count other than group.size().
-ANYCL_EXPORT std::vector<index_range> device_shares(const device_group& group, std::size_t n,
-                                                    const std::vector<double>* weights,
-                                                    const char* what);
 /// Runs fn(i, queue i, shares[i]) for every device with a non-empty share, each on a thread of
 /// its own (the first on the calling thread), finishes each such queue after its fn returns, and
 /// once all are done rethrows the error of the lowest-numbered failing device. `shares` holds one
@@ -151,17 +153,13 @@ per_device_fn bind_per_device(Fn& fn) {
 template <class Fn>
 void parallel_for_each_device(const device_group& group, std::size_t n,
                               const std::vector<double>& weights, Fn&& fn) {
-  detail::run_on_devices(group,
-                         detail::device_shares(group, n, &weights, "parallel_for_each_device"),
-                         detail::bind_per_device(fn));
+  detail::run_on_devices(group, group.split(n, weights), detail::bind_per_device(fn));
 }
 
 /// The same with equal shares.
 template <class Fn>
 void parallel_for_each_device(const device_group& group, std::size_t n, Fn&& fn) {
-  detail::run_on_devices(group,
-                         detail::device_shares(group, n, nullptr, "parallel_for_each_device"),
-                         detail::bind_per_device(fn));
+  detail::run_on_devices(group, group.split(n), detail::bind_per_device(fn));
 }
 
 }  // namespace anycl

@@ -42,13 +42,13 @@ class partitioned_array {
 
   /// n uninitialised elements over `group` with equal shares (clCreateBuffer per part).
   static partitioned_array empty(const device_group& group, std::size_t n) {
-    return partitioned_array(group, detail::device_shares(group, n, nullptr, "partitioned_array"));
+    return partitioned_array(group, group.split(n));
   }
   /// The same with shares proportional to `weights`, one per device; std::invalid_argument for
   /// another count or a weight that is not finite and > 0.
   static partitioned_array empty(const device_group& group, std::size_t n,
                                  const std::vector<double>& weights) {
-    return partitioned_array(group, detail::device_shares(group, n, &weights, "partitioned_array"));
+    return partitioned_array(group, group.split(n, weights));
   }
   /// Uninitialised elements laid out as `other` (same group and ranges): aligned with it.
   template <class U>

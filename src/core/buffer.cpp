@@ -176,14 +176,13 @@ buffer buffer::sub_buffer(std::size_t offset, std::size_t bytes, memory_access a
 }
 
 // --- mappings ---
-namespace detail {
 
-mapping::mapping(const command_queue& queue, const buffer& buf, void* ptr)
-    : queue_(handle<cl_command_queue>::retain(queue.get())),
-      mem_(handle<cl_mem>::retain(buf.get())),
+mapped_bytes::mapped_bytes(const command_queue& queue, const buffer& buf, void* ptr)
+    : queue_(detail::handle<cl_command_queue>::retain(queue.get())),
+      mem_(detail::handle<cl_mem>::retain(buf.get())),
       ptr_(ptr) {}
 
-mapping& mapping::operator=(mapping&& other) noexcept {
+mapped_bytes& mapped_bytes::operator=(mapped_bytes&& other) noexcept {
   if (this != &other) {
     release();
     queue_ = std::move(other.queue_);
@@ -193,10 +192,10 @@ mapping& mapping::operator=(mapping&& other) noexcept {
   return *this;
 }
 
-mapping::~mapping() { release(); }
+mapped_bytes::~mapped_bytes() { release(); }
 
-void mapping::release() noexcept {
-  if (!queue_ || ptr_ == nullptr || in_forked_child()) return;
+void mapped_bytes::release() noexcept {
+  if (!queue_ || ptr_ == nullptr || detail::in_forked_child()) return;
   cl_event ev = nullptr;
   cl_int status = clEnqueueUnmapMemObject(queue_.get(), mem_.get(), ptr_, 0, nullptr, &ev);
   if (status == CL_SUCCESS) {
@@ -204,12 +203,12 @@ void mapping::release() noexcept {
     clReleaseEvent(ev);
   }
   if (status != CL_SUCCESS)
-    report_cleanup_error("mapped region", "clEnqueueUnmapMemObject", status);
+    detail::report_cleanup_error("mapped region", "clEnqueueUnmapMemObject", status);
   ptr_ = nullptr;
 }
 
-event mapping::unmap() {
-  check_not_forked();
+event mapped_bytes::unmap() {
+  detail::check_not_forked();
   if (!queue_ || ptr_ == nullptr) return event();
   cl_event ev = nullptr;
   cl_int status = clEnqueueUnmapMemObject(queue_.get(), mem_.get(), ptr_, 0, nullptr, &ev);
@@ -218,5 +217,4 @@ event mapping::unmap() {
   return event::adopt(ev);
 }
 
-}  // namespace detail
 }  // namespace anycl

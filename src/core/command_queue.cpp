@@ -260,14 +260,14 @@ event command_queue::fill_bytes(const buffer& dst, std::size_t offset, std::size
   return event::adopt(ev);
 }
 
-detail::mapping command_queue::map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
-                                         map_access access, const wait_list& waits) const {
+mapped_bytes command_queue::map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
+                                      map_access access, const wait_list& waits) const {
   require(*this);
   detail::check_not_in_callback("command_queue::map (blocking)");
   detail::check_range("map", offset, bytes, buf.size());
   if (bytes == 0) {
     wait_list_only(waits);
-    return detail::mapping();
+    return mapped_bytes();
   }
   cl_map_flags flags = access == map_access::read    ? CL_MAP_READ
                        : access == map_access::write ? CL_MAP_WRITE
@@ -276,7 +276,7 @@ detail::mapping command_queue::map_bytes(const buffer& buf, std::size_t offset, 
   void* ptr = clEnqueueMapBuffer(get(), buf.get(), CL_TRUE, flags, offset, bytes, waits.size(),
                                  waits.data(), nullptr, &status);
   ANYCL_CHECK(status, "clEnqueueMapBuffer", bytes, " bytes at offset ", offset);
-  return detail::mapping(*this, buf, ptr);
+  return mapped_bytes(*this, buf, ptr);
 }
 
 }  // namespace anycl

@@ -126,17 +126,20 @@ void device_group::finish() const {
 
 // --- parallel_for_each_device ---
 
-namespace detail {
-
-std::vector<index_range> device_shares(const device_group& group, std::size_t n,
-                                       const std::vector<double>* weights, const char* what) {
-  if (weights == nullptr) return split_range(n, std::vector<double>(group.size(), 1.0));
-  if (weights->size() != group.size())
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(weights->size()) +
-                                " weight(s) for a group of " + std::to_string(group.size()) +
-                                " device(s); give one per device");
-  return split_range(n, *weights);
+std::vector<index_range> device_group::split(std::size_t n) const {
+  return split_range(n, std::vector<double>(size(), 1.0));
 }
+
+std::vector<index_range> device_group::split(std::size_t n,
+                                             const std::vector<double>& weights) const {
+  if (weights.size() != size())
+    throw std::invalid_argument("device_group::split: " + std::to_string(weights.size()) +
+                                " weight(s) for a group of " + std::to_string(size()) +
+                                " device(s); give one per device");
+  return split_range(n, weights);
+}
+
+namespace detail {
 
 void run_on_devices(const device_group& group, const std::vector<index_range>& shares,
                     const per_device_fn& fn) {

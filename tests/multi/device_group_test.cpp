@@ -2,6 +2,7 @@
 // device_group and parallel_for_each_device on two devices (POCL_DEVICES="pthread pthread", tag
 // [multi]) and on the sub-devices of one device (tag [multi_sub]), against the host and against
 // one device doing all the work.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -290,6 +291,30 @@ TEST_CASE("parallel_for_each_device: a device's error is rethrown after every de
   };
   REQUIRE_THROWS_WHAT(anycl::parallel_for_each_device(g, n, both), std::out_of_range,
                       Contains("device_group::queue"));
+}
+
+TEST_CASE("device_group::split: the shares parallel_for_each_device and partitioned_array use",
+          "[multi]") {
+  auto g = two_devices();
+  // Equal shares, within one element, in order; and in proportion to weights, as split_range.
+  const std::vector<anycl::index_range> equal = g.split(11);
+  REQUIRE(equal.size() == 2);
+  CHECK(equal[0].begin == 0);
+  CHECK(equal[0].end == equal[1].begin);
+  CHECK(equal[1].end == 11);
+  CHECK(std::max(equal[0].size(), equal[1].size()) - std::min(equal[0].size(), equal[1].size()) ==
+        1);
+  CHECK(g.split(11) == anycl::split_range(11, {1.0, 1.0}));
+  CHECK(g.split(100, {1.0, 3.0}) == anycl::split_range(100, {1.0, 3.0}));
+  CHECK(g.split(100, {1.0, 3.0})[0].size() == 25);
+  // The shares parallel_for_each_device hands out are these.
+  std::vector<anycl::index_range> seen(2);
+  anycl::parallel_for_each_device(
+      g, 100, std::vector<double>{1.0, 3.0},
+      [&](std::size_t i, const anycl::command_queue&, anycl::index_range r) { seen[i] = r; });
+  CHECK(seen == g.split(100, {1.0, 3.0}));
+  REQUIRE_THROWS_WHAT(g.split(10, {1.0, 2.0, 3.0}), std::invalid_argument,
+                      Contains("device_group::split") && Contains("3 weight(s) for a group of 2"));
 }
 
 TEST_CASE("parallel_for_each_device: weights of the wrong count or not > 0 are refused",
