@@ -6,7 +6,8 @@
 #                     with WITH_MPI, a small program on anycl::mpi) and,
 #                     when pkg-config is found, with g++ $(pkg-config --cflags --libs anycl); runs
 #                     both, then again from the prefix's bin/ and after the tree has been moved.
-#   add_subdirectory  builds AnyCL's library inside the consumer's build and runs the consumer.
+#   add_subdirectory  builds AnyCL's library inside the consumer's build (build type None, unity
+#                     build) and runs the consumer.
 #   FetchContent      the same through FetchContent_Declare(SOURCE_DIR).
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
@@ -32,14 +33,21 @@ if(MODE MATCHES "^(add_subdirectory|FetchContent)$")
   endif()
   # Build type None (Debian packaging's: no flags of CMake's own, so no optimisation) compiles the
   # library in half the time of Release; the consumer's choice must survive AnyCL's CMakeLists.
+  # A unity build (CMAKE_UNITY_BUILD, also the consumer's choice) compiles it in batches of files,
+  # in well under half the time (docs/testing.md), and shows that its sources build that way (no
+  # clashing file-local names); the top-level build compiles every file on its own.
   timed("configure" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
         -DANYCL_CONSUMER_VIA=${MODE} -DANYCL_SOURCE_DIR=${ANYCL_SOURCE_DIR}
-        -DCMAKE_BUILD_TYPE=None ${launcher})
+        -DCMAKE_BUILD_TYPE=None -DCMAKE_UNITY_BUILD=ON ${launcher})
   file(STRINGS ${WORK_DIR}/build/CMakeCache.txt build_type REGEX "^CMAKE_BUILD_TYPE:")
   if(NOT build_type MATCHES "=None$")
     message(FATAL_ERROR "${MODE}: AnyCL changed the consumer's build type (${build_type})")
   endif()
   timed("build" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+  file(GLOB batches ${WORK_DIR}/build/_deps/anycl-build/CMakeFiles/anycl.dir/Unity/unity_*_cxx.cxx)
+  if(NOT batches)
+    message(FATAL_ERROR "${MODE}: AnyCL's library was not compiled as a unity build")
+  endif()
   # AnyCL's tests, tools and examples are off: the library is the only thing built from it.
   foreach(unwanted tools tests examples)
     if(IS_DIRECTORY ${WORK_DIR}/build/_deps/anycl-build/${unwanted})
