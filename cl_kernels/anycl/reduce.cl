@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The built-in reductions of arrays of T, one program per element type and layout holding every
-// operation (so one build serves sum, min, max, dot, any, all and the axis reductions):
+// operation of a kind (one build serves sum, min, max, dot, any and all of whole arrays, another
+// the reductions along an axis):
 //   anycl_{sum,min,max,dot,any,all}_{partial,final}, anycl_{sum,min,max}_{axis,axis_final}
 // Options:
 //   -DT=<element type>  -DACC=<sum and dot accumulator>
@@ -10,6 +11,10 @@
 //                       the axis kernels exist only without it (they take strides themselves)
 //   -DANYCL_ONLY_COUNT  only anycl_count_{partial,final}, for generated source that first defines
 //                       `int anycl_predicate(T x)` (count_if)
+//   -DANYCL_ONLY_WHOLE  only the whole-array kernels (_partial, _final); -DANYCL_ONLY_AXIS only the
+//                       axis kernels (_axis, _axis_final). The library builds one or the other, so
+//                       a program holds the kernels one kind of call uses: POCL compiles every
+//                       kernel of a program when its binary is saved, GPU compilers at the build.
 // Sums and dots of integers accumulate in ulong (the host passes -DACC=ulong for signed types as
 // well: the bits are the two's-complement int64 sum, wrapping modulo 2^64 with no undefined
 // signed overflow). min/max of floats use fmin/fmax, whose neutral element is NaN: NaNs are
@@ -57,7 +62,7 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
   return (ACC2)(s, (a.y + b.y) + e);
 }
 
-#if !defined(ANYCL_STRIDED) && !defined(ANYCL_REDUCE_GROUPED)
+#if !defined(ANYCL_STRIDED) && !defined(ANYCL_REDUCE_GROUPED) && !defined(ANYCL_ONLY_AXIS)
 // The CPU shape of compensated sums, explicitly vectorised: each work-item keeps 16 lanes of
 // (sum, error) in two T16 vectors over its contiguous chunk (TwoSum per element), then combines
 // the lanes pairwise. Written out because compilers do not vectorise the pair form by themselves.

@@ -12,11 +12,13 @@
 // kernels ANYCL_R_KERNEL(axis) and ANYCL_R_KERNEL(axis_final), writing ANYCL_R_OUT elements
 // (ANYCL_R_STORE(acc) of an accumulator; by default the accumulator itself), and
 // ANYCL_R_NO_PARTIAL when the includer writes ANYCL_R_KERNEL(partial) itself. It #undefs them all at the end.
+// -DANYCL_ONLY_WHOLE leaves the axis kernels out, -DANYCL_ONLY_AXIS the partial and final ones.
 // Built with -DANYCL_REDUCE_GROUPED the partial kernel has the GPU shape (grid-stride loops, a
 // local-memory tree per work-group); without it each work-item reduces one contiguous chunk (the
 // CPU shape).
 #include "reduce.h"
 
+#ifndef ANYCL_ONLY_AXIS
 #ifdef ANYCL_R_NO_PARTIAL
 // The includer defines ANYCL_R_KERNEL(partial) itself.
 #elif !defined(ANYCL_REDUCE_GROUPED)
@@ -120,8 +122,9 @@ kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
   }
   if (anycl_lid == 0) anycl_out[anycl_out_off] = anycl_part[0];
 }
+#endif  // !ANYCL_ONLY_AXIS
 
-#ifdef ANYCL_R_LOAD
+#if defined(ANYCL_R_LOAD) && !defined(ANYCL_ONLY_WHOLE)
 #ifndef ANYCL_R_OUT
 #define ANYCL_R_OUT ANYCL_R_ACC
 #define ANYCL_R_STORE(v) (v)

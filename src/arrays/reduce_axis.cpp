@@ -77,7 +77,7 @@ event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_lay
   const std::size_t m = ol.extents.size(), len = l.extents[axis], es = size_of(t);
   const device_profile prof = profile(q);
   const segments s = split_axis(prof, q, m, len, es);
-  const build_options o = builtin_options(q, t, false, false);
+  const build_options o = axis_options(q, t);
   kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis", o);
   anycl::buffer scratch;
   if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * device_acc_size(t, op));

@@ -108,7 +108,10 @@ std::string op_name(reduce_op op) {
   return "anycl_sum";
 }
 
-build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped) {
+namespace {
+
+// The options both kinds of reduce.cl program share.
+build_options reduce_options(const command_queue& q, scalar_type t, bool strided, bool grouped) {
   build_options o = library_options(q);
   o.define("T", cl_type_name(t));
   o.define("ACC", device_acc_name(acc_type(t, reduce_op::sum)));
@@ -121,6 +124,20 @@ build_options builtin_options(const command_queue& q, scalar_type t, bool stride
   if (is_floating(t)) o.define("ACC2", t == scalar_type::f32 ? "float2" : "double2");
   if (strided) o.define("ANYCL_STRIDED");
   if (grouped) o.define("ANYCL_REDUCE_GROUPED");
+  return o;
+}
+
+}  // namespace
+
+build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped) {
+  build_options o = reduce_options(q, t, strided, grouped);
+  o.define("ANYCL_ONLY_WHOLE");
+  return o;
+}
+
+build_options axis_options(const command_queue& q, scalar_type t) {
+  build_options o = reduce_options(q, t, false, false);
+  o.define("ANYCL_ONLY_AXIS");
   return o;
 }
 

@@ -41,8 +41,11 @@ scalar_type acc_type(scalar_type t, reduce_op op);
 std::size_t device_acc_size(scalar_type t, reduce_op op);
 /// The kernels of reduce.cl for `op` are <op_name>_partial, _final, _axis, _axis_final.
 std::string op_name(reduce_op op);
-/// Options for reduce.cl: element type, sum accumulator, limits, addressing and launch shape.
+/// Options for reduce.cl's whole-array kernels (_partial, _final): element type, sum accumulator,
+/// limits, addressing and launch shape.
 build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped);
+/// Options for reduce.cl's axis kernels (_axis, _axis_final), a program of their own.
+build_options axis_options(const command_queue& q, scalar_type t);
 
 /// The forms of reduce_builtin (reduce.hpp) along `axis` (reduce_axis.cpp).
 array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what);
