@@ -13,4 +13,4 @@ anycl_tool_test(tool-mpi-bench-np2 0
   CMD ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${ANYCL_MPIEXEC_FLAGS} ${MPIEXEC_PREFLAGS}
       $<TARGET_FILE:anycl-mpi-bench> ${MPIEXEC_POSTFLAGS} --quick --benchmark_color=false
   ENV "POCL_DEVICES=pthread pthread")
-set_tests_properties(tool-mpi-bench-np2 PROPERTIES LABELS mpi PROCESSORS 2 TIMEOUT 300)
+set_tests_properties(tool-mpi-bench-np2 PROPERTIES LABELS mpi PROCESSORS ${ANYCL_MPI_PROCESSORS} TIMEOUT 300)
