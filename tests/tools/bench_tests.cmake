@@ -76,29 +76,30 @@ anycl_bench_output_test(tool-bench-first-result-forced-failure 1
                "first result, pocl cache warm" "first result, anycl cache warm vs pocl cache warm"
   EXPECT_FAILED first_result)
 
-# --- the array family (--quick sizes): one benchmark's lines, a forced failure, the registry ---
+# --- the array family (--quick sizes): one benchmark's lines, a forced failure, the registry. A run
+# with a raw OpenCL reference builds its program through POCL alone: from the POCL seed. ---
 anycl_tool_test(tool-bench-array-triad 0
   "^array_triad: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_triad_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_triad$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_triad$ --repetitions 1)
 anycl_tool_test(tool-bench-array-scan 0
   "^array_scan: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_scan_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_scan_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_scan$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_scan$ --repetitions 1)
 anycl_tool_test(tool-bench-array-random 0
   "^array_random: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_random_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_random_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
 # Keys per second; the only reference is the host's parallel sort.
 anycl_tool_test(tool-bench-array-sum 0
   "^array_sum: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_sum_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_sum$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_sum$ --repetitions 1)
 anycl_tool_test(tool-bench-array-dot 0
   "^array_dot: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_dot_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_dot$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_dot$ --repetitions 1)
 anycl_tool_test(tool-bench-array-spmv 0
   "^array_spmv: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_spmv_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
-  CMD ${bench} --quick --filter ^array_spmv$ --repetitions 1)
+  POCL_SEED CMD ${bench} --quick --filter ^array_spmv$ --repetitions 1)
 # AnyCL's sum, dot product and SpMV results are altered: each fails its check.
 anycl_bench_output_test(tool-bench-array-reduce-spmv-forced-failure 1
-  ARGS --quick --repetitions 1 --filter ^array_sum$|^array_dot$|^array_spmv$
+  POCL_SEED ARGS --quick --repetitions 1 --filter ^array_sum$|^array_dot$|^array_spmv$
   ENV ANYCL_BENCH_FAIL=array_sum,array_dot,array_spmv
   EXPECT_NAMES array_sum array_dot array_spmv array_sum_vs_raw array_dot_vs_raw array_spmv_vs_raw
   EXPECT_FAILED array_sum array_dot array_spmv)
@@ -112,19 +113,19 @@ anycl_tool_test(tool-bench-array-sort-forced-failure 1
 # AnyCL's scan result is altered: FAILED on every line of array_scan, exit 1; array_random, also
 # selected, passes and is timed.
 anycl_bench_output_test(tool-bench-array-forced-failure 1
-  ARGS --quick --repetitions 1 --filter ^array_scan$|^array_random$
+  POCL_SEED ARGS --quick --repetitions 1 --filter ^array_scan$|^array_random$
   ENV ANYCL_BENCH_FAIL=array_scan
   EXPECT_NAMES array_scan array_random array_scan_vs_raw array_random_vs_raw array_scan_vs_copy
                array_random_vs_copy
   EXPECT_FAILED array_scan)
 anycl_tool_test(tool-bench-array-forced-failure-text 1
   "array_scan: FAILED: anycl: wrong prefix sum at element 2097152 of 4194304: [0-9]+, expected [0-9]+ \\(forced by ANYCL_BENCH_FAIL\\)\narray_scan_vs_raw: FAILED: .*array_scan_vs_copy: FAILED: .*anycl-bench: FAILED: array_scan \\(not timed"
-  CMD ${bench} --quick --filter ^array_scan$
+  POCL_SEED CMD ${bench} --quick --filter ^array_scan$
   ENV ANYCL_BENCH_FAIL=array_scan)
 # A wrong random stream fails too (every path is compared bit for bit with the host's).
 anycl_tool_test(tool-bench-array-random-forced-failure 1
   "array_random: FAILED: anycl: wrong random float at element 2097152 of 4194304: .*\\(forced by ANYCL_BENCH_FAIL\\)"
-  CMD ${bench} --quick --filter ^array_random$
+  POCL_SEED CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
 anycl_tool_test(tool-bench-array-list 0
   "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\n$"
