@@ -2,16 +2,16 @@
 // The built-in reductions of arrays of T, one program per element type and layout holding every
 // operation of a kind (one build serves sum, min, max, dot, any and all of whole arrays, another
 // the reductions along an axis):
-//   anycl_{sum,min,max,dot,any,all}_{partial,final}, anycl_{sum,min,max}_{axis,axis_final}
+//   anycl_{sum,min,max,dot,any,all}_partial, anycl_{sum,min,max}_{axis,axis_final}
 // Options:
 //   -DT=<element type>  -DACC=<sum and dot accumulator>
 //   -DACC2=<float2 or double2> for floating T: sums and dots compensated, as (sum, error) pairs
 //   -DANYCL_LOWEST=<macro> -DANYCL_HIGHEST=<macro> for integer T (e.g. CHAR_MIN, CHAR_MAX)
 //   -DANYCL_STRIDED     inputs addressed through their strides (views that are not contiguous);
 //                       the axis kernels exist only without it (they take strides themselves)
-//   -DANYCL_ONLY_COUNT  only anycl_count_{partial,final}, for generated source that first defines
+//   -DANYCL_ONLY_COUNT  only anycl_count_partial, for generated source that first defines
 //                       `int anycl_predicate(T x)` (count_if)
-//   -DANYCL_ONLY_WHOLE  only the whole-array kernels (_partial, _final); -DANYCL_ONLY_AXIS only the
+//   -DANYCL_ONLY_WHOLE  only the whole-array kernels (_partial); -DANYCL_ONLY_AXIS only the
 //                       axis kernels (_axis, _axis_final). The library builds one or the other, so
 //                       a program holds the kernels one kind of call uses: POCL compiles every
 //                       kernel of a program when its binary is saved, GPU compilers at the build.
@@ -21,6 +21,10 @@
 // ignored, and only an all-NaN input gives NaN.
 #include "loop.h"
 #include "reduce.h"
+
+// The host combines the whole-array partials (detail::stages_to_host): no final kernels. The axis
+// reductions keep theirs (their results stay on the device).
+#define ANYCL_NO_FINAL
 
 #ifndef T
 #define T float

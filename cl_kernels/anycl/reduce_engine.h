@@ -12,7 +12,9 @@
 // kernels ANYCL_R_KERNEL(axis) and ANYCL_R_KERNEL(axis_final), writing ANYCL_R_OUT elements
 // (ANYCL_R_STORE(acc) of an accumulator; by default the accumulator itself), and
 // ANYCL_R_NO_PARTIAL when the includer writes ANYCL_R_KERNEL(partial) itself. It #undefs them all at the end.
-// -DANYCL_ONLY_WHOLE leaves the axis kernels out, -DANYCL_ONLY_AXIS the partial and final ones.
+// -DANYCL_ONLY_WHOLE leaves the axis kernels out, -DANYCL_ONLY_AXIS the partial and final ones;
+// ANYCL_NO_FINAL (defined by the includer, for all its instances) the final ones, for partials
+// that the host combines.
 // Built with -DANYCL_REDUCE_GROUPED the partial kernel has the GPU shape (grid-stride loops, a
 // local-memory tree per work-group); without it each work-item reduces one contiguous chunk (the
 // CPU shape).
@@ -109,6 +111,7 @@ kernel void ANYCL_R_KERNEL(partial)(ulong anycl_n, ulong anycl_chunk, global ANY
 
 #endif
 
+#ifndef ANYCL_NO_FINAL
 // One work-group combines partials[0, m) pairwise in place and writes the result to out[out_off].
 kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
                                global ANYCL_R_ACC* anycl_out, ulong anycl_out_off) {
@@ -122,6 +125,7 @@ kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
   }
   if (anycl_lid == 0) anycl_out[anycl_out_off] = anycl_part[0];
 }
+#endif  // !ANYCL_NO_FINAL
 #endif  // !ANYCL_ONLY_AXIS
 
 #if defined(ANYCL_R_LOAD) && !defined(ANYCL_ONLY_WHOLE)

@@ -173,12 +173,11 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   const launch_plan p = choose_plan(q, n, size_of(t), plan);
   const bool strided = !a.layout().contiguous();
   const build_options o = builtin_options(q, t, strided, !p.cpu);
-  kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_partial", o);
-  kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_final", o);
+  kernel k = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_partial", o);
   const reduce_inputs in(a, nullptr, strided);
   unsigned char dev_acc[16] = {};
-  event e = stages_to_host(q, k1, k2, device_acc_size(t, op), n, p, in.data(), in.size(),
-                           dependencies({&a}), dev_acc);
+  event e = stages_to_host(q, k, builtin_combine(t, op), device_acc_size(t, op), n, p, in.data(),
+                           in.size(), dependencies({&a}), dev_acc);
   a.record(e);
   finish(t, op, dev_acc, result);
 }
@@ -207,12 +206,12 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const ch
   const launch_plan p = choose_plan(q, n, size_of(t), plan);
   const bool strided = !a.layout().contiguous() || !b.layout().contiguous();
   const build_options o = builtin_options(q, t, strided, !p.cpu);
-  kernel k1 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_partial", o);
-  kernel k2 = library_kernel(q, "anycl/reduce.cl", "anycl_dot_final", o);
+  kernel k = library_kernel(q, "anycl/reduce.cl", "anycl_dot_partial", o);
   const reduce_inputs in(a, &b, strided);
   unsigned char dev_acc[16] = {};
-  event e = stages_to_host(q, k1, k2, device_acc_size(t, reduce_op::sum), n, p, in.data(),
-                           in.size(), dependencies({&a, &b}), dev_acc);
+  event e =
+      stages_to_host(q, k, builtin_combine(t, reduce_op::sum), device_acc_size(t, reduce_op::sum),
+                     n, p, in.data(), in.size(), dependencies({&a, &b}), dev_acc);
   a.record(e);
   b.record(e);
   finish(t, reduce_op::sum, dev_acc, result);
@@ -235,11 +234,11 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate, co
       "#define ANYCL_HAVE_PREDICATE\ninline int anycl_predicate(T x) {\n  return (\n";
   src += predicate;
   src += "\n  ) ? 1 : 0;\n}\n#include \"anycl/reduce.cl\"\n";
-  kernel k1 = generated_kernel(q, src, "anycl::count_if", "anycl_count_partial", o);
-  kernel k2 = generated_kernel(q, src, "anycl::count_if", "anycl_count_final", o);
+  kernel k = generated_kernel(q, src, "anycl::count_if", "anycl_count_partial", o);
   const reduce_inputs in(a, nullptr, strided);
   std::uint64_t r = 0;
-  event e = stages_to_host(q, k1, k2, sizeof r, n, p, in.data(), in.size(), dependencies({&a}), &r);
+  event e = stages_to_host(q, k, count_combine(), sizeof r, n, p, in.data(), in.size(),
+                           dependencies({&a}), &r);
   a.record(e);
   return r;
 }

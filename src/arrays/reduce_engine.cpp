@@ -2,6 +2,7 @@
 // The reduction engine: a reduction_spec made into generated source, run as two kernels (partials,
 // then their combination on the device).
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,43 +28,66 @@ void require_text(const std::string& s, const char* what, const char* field) {
     throw std::invalid_argument(std::string(what) + ": the " + field + " is empty");
 }
 
-event enqueue_stages(const command_queue& q, const kernel& partial, const kernel& final_k,
-                     std::size_t acc_size, std::size_t n, const launch_plan& plan,
-                     const kernel_arg* user, std::size_t count, const wait_list& deps,
-                     const anycl::buffer& out, std::size_t out_index) {
+namespace {
+
+// How many partials `plan` makes: one per work-item on the CPU shape, per work-group on the GPU's.
+std::size_t partial_count(const launch_plan& plan) {
   const std::size_t local = std::max<std::size_t>(1, plan.local);
   const std::size_t global = std::max<std::size_t>(local, plan.global);
-  const std::size_t parts = plan.cpu ? global : global / local;
-  anycl::buffer scratch;
-  if (parts > 1) scratch = anycl::buffer(q.context(), parts * acc_size);
-  const anycl::buffer& part = parts > 1 ? scratch : out;
-  const cl_ulong nn = n, chunk = plan.chunk, part_off = parts > 1 ? 0 : out_index;
+  return plan.cpu ? global : global / local;
+}
+
+// The partial kernel, writing its partials to part[part_off...].
+event enqueue_partials(const command_queue& q, const kernel& partial, std::size_t acc_size,
+                       std::size_t n, const launch_plan& plan, const kernel_arg* user,
+                       std::size_t count, const wait_list& deps, const anycl::buffer& part,
+                       std::size_t part_off) {
+  const std::size_t local = std::max<std::size_t>(1, plan.local);
+  const std::size_t global = std::max<std::size_t>(local, plan.global);
+  const cl_ulong nn = n, chunk = plan.chunk, off = part_off;
   std::vector<kernel_arg> args;
   args.reserve(5 + count);
   args.push_back(arg_traits<cl_ulong>::make(nn));
   args.push_back(arg_traits<cl_ulong>::make(chunk));
   args.push_back(arg_traits<anycl::buffer>::make(part));
-  args.push_back(arg_traits<cl_ulong>::make(part_off));
+  args.push_back(arg_traits<cl_ulong>::make(off));
   kernel_arg scratch_arg;
   scratch_arg.k = kernel_arg::kind::local;
   scratch_arg.size = (plan.cpu ? 1 : local) * acc_size;
   args.push_back(scratch_arg);
   args.insert(args.end(), user, user + count);
   const nd_range range = plan.cpu ? nd_range(global, 1) : nd_range(global, local);
-  event e = enqueue_kernel(partial, q, range, args.data(), args.size(), deps);
-  if (parts == 1) return e;
-  const std::size_t l2 = plan.cpu ? 1 : std::min(local, parts);
+  return enqueue_kernel(partial, q, range, args.data(), args.size(), deps);
+}
+
+}  // namespace
+
+event enqueue_stages(const command_queue& q, const kernel& partial, const kernel& final_k,
+                     std::size_t acc_size, std::size_t n, const launch_plan& plan,
+                     const kernel_arg* user, std::size_t count, const wait_list& deps,
+                     const anycl::buffer& out, std::size_t out_index) {
+  const std::size_t parts = partial_count(plan);
+  if (parts == 1)
+    return enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, out, out_index);
+  const anycl::buffer scratch(q.context(), parts * acc_size);
+  event e = enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, scratch, 0);
+  const std::size_t l2 = plan.cpu ? 1 : std::min(std::max<std::size_t>(1, plan.local), parts);
   return launch(final_k, q, nd_range(l2, l2), wait_list{e}, cl_ulong(parts), scratch, out,
                 cl_ulong(out_index));
 }
 
-event stages_to_host(const command_queue& q, const kernel& partial, const kernel& final_k,
+event stages_to_host(const command_queue& q, const kernel& partial, host_combine combine,
                      std::size_t acc_size, std::size_t n, const launch_plan& plan,
                      const kernel_arg* user, std::size_t count, const wait_list& deps,
                      void* result) {
-  anycl::buffer out(q.context(), acc_size);
-  event e = enqueue_stages(q, partial, final_k, acc_size, n, plan, user, count, deps, out, 0);
-  q.read_bytes(out, 0, acc_size, result, wait_list{e});
+  if (!combine) throw std::logic_error("anycl: a built-in reduction without a host combine");
+  const std::size_t parts = partial_count(plan);
+  const anycl::buffer part(q.context(), parts * acc_size);
+  event e = enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, part, 0);
+  std::vector<unsigned char> h(parts * acc_size);
+  q.read_bytes(part, 0, h.size(), h.data(), wait_list{e});
+  combine_pairwise(combine, h.data(), parts, acc_size);
+  std::memcpy(result, h.data(), acc_size);
   return e;
 }
 

@@ -27,8 +27,23 @@ event enqueue_stages(const command_queue& q, const kernel& partial, const kernel
                      std::size_t acc_size, std::size_t n, const launch_plan& plan,
                      const kernel_arg* user, std::size_t count, const wait_list& deps,
                      const anycl::buffer& out, std::size_t out_index);
-/// enqueue_stages into a one-element buffer, then a blocking read of it into `result`.
-event stages_to_host(const command_queue& q, const kernel& partial, const kernel& final_k,
+
+/// Combines accumulator `b` into `a` (a = op(a, b)) on the host.
+using host_combine = void (*)(unsigned char* a, const unsigned char* b);
+/// The host side of reduce.cl's operation `op` on the device accumulators of elements of `t`
+/// (dot: that of sum); null for element types the operation does not take.
+host_combine builtin_combine(scalar_type t, reduce_op op);
+/// count_if's: a sum of 64-bit counts.
+host_combine count_combine();
+/// Combines `count` accumulators of `acc_size` bytes at `parts` pairwise into the first, in the
+/// order of reduce_engine.h's final kernel.
+void combine_pairwise(host_combine combine, unsigned char* parts, std::size_t count,
+                      std::size_t acc_size);
+/// The built-in reductions' stages: the partials of `partial`, read back and combined on the host
+/// by `combine` into `result` (acc_size bytes). Reading a few hundred partials costs what reading
+/// one does, and the programs need no final kernel (one compile less per operation). Returns the
+/// partial kernel's event, complete on return.
+event stages_to_host(const command_queue& q, const kernel& partial, host_combine combine,
                      std::size_t acc_size, std::size_t n, const launch_plan& plan,
                      const kernel_arg* user, std::size_t count, const wait_list& deps,
                      void* result);
@@ -39,9 +54,9 @@ event stages_to_host(const command_queue& q, const kernel& partial, const kernel
 scalar_type acc_type(scalar_type t, reduce_op op);
 /// The accumulator's size on the device: float and double sums are (sum, error) pairs.
 std::size_t device_acc_size(scalar_type t, reduce_op op);
-/// The kernels of reduce.cl for `op` are <op_name>_partial, _final, _axis, _axis_final.
+/// The kernels of reduce.cl for `op` are <op_name>_partial, _axis, _axis_final.
 std::string op_name(reduce_op op);
-/// Options for reduce.cl's whole-array kernels (_partial, _final): element type, sum accumulator,
+/// Options for reduce.cl's whole-array kernels (_partial): element type, sum accumulator,
 /// limits, addressing and launch shape.
 build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped);
 /// Options for reduce.cl's axis kernels (_axis, _axis_final), a program of their own.

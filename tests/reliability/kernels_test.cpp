@@ -8,8 +8,8 @@
 // Kernels covered (file: kernel functions, and the calls that run them):
 //   array.cl   anycl_fill_strided (full, fill, fill of a view), anycl_copy_strided (copy and
 //              assign of views, transposes), anycl_iota (arange)
-//   reduce.cl  anycl_{sum,min,max,dot,any,all}_{partial,final}, contiguous and strided
-//              (ANYCL_STRIDED); anycl_count_{partial,final} (count_if, ANYCL_ONLY_COUNT);
+//   reduce.cl  anycl_{sum,min,max,dot,any,all}_partial, contiguous and strided
+//              (ANYCL_STRIDED); anycl_count_partial (count_if, ANYCL_ONLY_COUNT);
 //              anycl_{sum,min,max}_{axis,axis_final} (in kernels_axis_test.cpp)
 //   scan.cl    anycl_scan_reduce, anycl_scan_apply: inclusive and exclusive, built-in and custom
 //              operators, views
