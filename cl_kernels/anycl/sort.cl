@@ -2,8 +2,9 @@
 // LSD radix sort with 8-bit digits. Built with -DK=<key type> -DKU=<unsigned type of its size>
 // -DANYCL_KEY_KIND=0 (unsigned), 1 (signed) or 2 (floating); -DV=<unsigned type of the values'
 // size> for key-value scatters; -DANYCL_SORT_IOTA for a scatter whose values are the keys'
-// positions (argsort's first pass). The order is an argument of every kernel, `flip`: 0 for
-// ascending, all ones for descending (one program serves both).
+// positions (argsort's first pass). Those two build the scatter alone: the counts come from the
+// keys-only program. The order is an argument of every kernel, `flip`: 0 for ascending, all ones
+// for descending (one program serves both).
 //
 // Keys are compared as unsigned bit patterns: signed keys with the sign bit flipped; floating keys
 // with the sign bit flipped when it is clear and every bit flipped when it is set, so -inf < ... <
@@ -56,6 +57,7 @@ inline uint anycl_sort_digit(K key, uint shift, ulong flip) {
   return (uint)((anycl_sort_bits(key, flip) >> shift) & (KU)0xFF);
 }
 
+#ifndef ANYCL_SORT_VD
 // hist[(g * digits + d) * 256 + v]: how many keys of chunk g have value v in digit d, for every
 // digit at once (the host skips the passes whose digit is the same for every key).
 kernel void anycl_sort_count_all(global const K* keys, ulong off, ulong n, ulong chunk,
@@ -81,6 +83,7 @@ kernel void anycl_sort_count(global const K* keys, ulong off, ulong n, ulong chu
   global uint* h = hist + (ulong)get_global_id(0) * 256;
   for (uint i = 0; i < 256; ++i) h[i] = counts[i];
 }
+#endif  // !ANYCL_SORT_VD
 
 // Moves the keys (and values) of chunk g, in order, to dst at the offsets of their digit: all
 // keys with a smaller digit, then those with this digit in earlier chunks. The counts of chunk c

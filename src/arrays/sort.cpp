@@ -146,7 +146,7 @@ class radix_sort {
   }
 
   // argsort's first pass writes the positions it reads (ANYCL_SORT_IOTA); its later passes move
-  // uint positions.
+  // uint positions. A scatter that moves values is a program of its own, without the counts.
   void build_kernels() {
     count_ = library_kernel(q_, "anycl/sort.cl", "anycl_sort_count", ko_);
     build_options so = ko_;
