@@ -149,6 +149,7 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
                 const launch_plan* plan) {
   require_array(a, what);
   const scalar_type t = a.type();
+  const host_combine combine = builtin_combine(t, op, what);
   const scalar_type acc = acc_type(t, op);
   const std::size_t n = a.layout().extents.size();
   const std::size_t acc_size = size_of(acc);
@@ -176,8 +177,8 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   kernel k = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_partial", o);
   const reduce_inputs in(a, nullptr, strided);
   unsigned char dev_acc[16] = {};
-  event e = stages_to_host(q, k, builtin_combine(t, op), device_acc_size(t, op), n, p, in.data(),
-                           in.size(), dependencies({&a}), dev_acc);
+  event e = stages_to_host(q, k, combine, device_acc_size(t, op), n, p, in.data(), in.size(),
+                           dependencies({&a}), dev_acc);
   a.record(e);
   finish(t, op, dev_acc, result);
 }
@@ -195,6 +196,7 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const ch
   if (a.queue().context().get() != b.queue().context().get())
     throw std::invalid_argument(std::string(what) + ": the arrays belong to different contexts");
   const scalar_type t = a.type();
+  const host_combine combine = builtin_combine(t, reduce_op::sum, what);
   const scalar_type acc = acc_type(t, reduce_op::sum);
   const std::size_t acc_size = size_of(acc);
   const std::size_t n = a.layout().extents.size();
@@ -209,9 +211,8 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const ch
   kernel k = library_kernel(q, "anycl/reduce.cl", "anycl_dot_partial", o);
   const reduce_inputs in(a, &b, strided);
   unsigned char dev_acc[16] = {};
-  event e =
-      stages_to_host(q, k, builtin_combine(t, reduce_op::sum), device_acc_size(t, reduce_op::sum),
-                     n, p, in.data(), in.size(), dependencies({&a, &b}), dev_acc);
+  event e = stages_to_host(q, k, combine, device_acc_size(t, reduce_op::sum), n, p, in.data(),
+                           in.size(), dependencies({&a, &b}), dev_acc);
   a.record(e);
   b.record(e);
   finish(t, reduce_op::sum, dev_acc, result);

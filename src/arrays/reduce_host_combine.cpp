@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "arrays/reduce_internal.hpp"
@@ -41,24 +43,14 @@ void csum(unsigned char* a, const unsigned char* b) {
   std::memcpy(a, r, sizeof r);
 }
 
-// min/max: fmin/fmax for floating T (NaNs ignored), min/max for integers.
-template <class T>
-void min_of(unsigned char* a, const unsigned char* b) {
+// min (Min) or max: fmin/fmax for floating T (NaNs ignored), std::min/max for integers.
+template <class T, bool Min>
+void extremum(unsigned char* a, const unsigned char* b) {
   combine_as<T>(a, b, [](T x, T y) {
     if constexpr (std::is_floating_point_v<T>) {
-      return std::fmin(x, y);
+      return Min ? std::fmin(x, y) : std::fmax(x, y);
     } else {
-      return std::min(x, y);
-    }
-  });
-}
-template <class T>
-void max_of(unsigned char* a, const unsigned char* b) {
-  combine_as<T>(a, b, [](T x, T y) {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::fmax(x, y);
-    } else {
-      return std::max(x, y);
+      return Min ? std::min(x, y) : std::max(x, y);
     }
   });
 }
@@ -70,60 +62,28 @@ void and_u32(unsigned char* a, const unsigned char* b) {
   combine_as<std::uint32_t>(a, b, [](std::uint32_t x, std::uint32_t y) { return x & y; });
 }
 
-template <template <class> class F>
-host_combine by_type(scalar_type t) {
-  switch (t) {
-    case scalar_type::i8:
-      return F<std::int8_t>::fn;
-    case scalar_type::i16:
-      return F<std::int16_t>::fn;
-    case scalar_type::i32:
-      return F<std::int32_t>::fn;
-    case scalar_type::i64:
-      return F<std::int64_t>::fn;
-    case scalar_type::u8:
-      return F<std::uint8_t>::fn;
-    case scalar_type::u16:
-      return F<std::uint16_t>::fn;
-    case scalar_type::u32:
-      return F<std::uint32_t>::fn;
-    case scalar_type::u64:
-      return F<std::uint64_t>::fn;
-    case scalar_type::f32:
-      return F<float>::fn;
-    case scalar_type::f64:
-      return F<double>::fn;
-    default:
-      return nullptr;
-  }
-}
-template <class T>
-struct min_fn {
-  static constexpr host_combine fn = min_of<T>;
-};
-template <class T>
-struct max_fn {
-  static constexpr host_combine fn = max_of<T>;
-};
-
 }  // namespace
 
-host_combine builtin_combine(scalar_type t, reduce_op op) {
+host_combine builtin_combine(scalar_type t, reduce_op op, const char* what) {
+  if (is_complex(t))
+    throw std::invalid_argument(std::string(what) + ": " + cl_type_name(t) +
+                                " elements have no built-in reduction (complex arrays hold data "
+                                "for BLAS and FFT)");
   switch (op) {
     case reduce_op::sum:
       if (t == scalar_type::f32) return csum<float>;
       if (t == scalar_type::f64) return csum<double>;
       return add_u64;
     case reduce_op::min:
-      return by_type<min_fn>(t);
+      return with_real_type(t, [](auto v) -> host_combine { return extremum<decltype(v), true>; });
     case reduce_op::max:
-      return by_type<max_fn>(t);
+      return with_real_type(t, [](auto v) -> host_combine { return extremum<decltype(v), false>; });
     case reduce_op::any:
       return or_u32;
     case reduce_op::all:
       return and_u32;
   }
-  return nullptr;
+  return add_u64;
 }
 
 host_combine count_combine() { return add_u64; }

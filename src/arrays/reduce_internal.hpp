@@ -31,8 +31,8 @@ event enqueue_stages(const command_queue& q, const kernel& partial, const kernel
 /// Combines accumulator `b` into `a` (a = op(a, b)) on the host.
 using host_combine = void (*)(unsigned char* a, const unsigned char* b);
 /// The host side of reduce.cl's operation `op` on the device accumulators of elements of `t`
-/// (dot: that of sum); null for element types the operation does not take.
-host_combine builtin_combine(scalar_type t, reduce_op op);
+/// (dot: that of sum). Throws std::invalid_argument naming `what` for complex elements.
+host_combine builtin_combine(scalar_type t, reduce_op op, const char* what);
 /// count_if's: a sum of 64-bit counts.
 host_combine count_combine();
 /// Combines `count` accumulators of `acc_size` bytes at `parts` pairwise into the first, in the

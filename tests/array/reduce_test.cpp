@@ -3,6 +3,7 @@
 // reductions, float accuracy, reduction_kernel, the type-erased engine and the error paths.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -657,6 +658,18 @@ TEST_CASE("reduce: bad arguments to the built-in reductions", "[reduce]") {
                       Contains("default-constructed"));
   REQUIRE_THROWS_WHAT(anycl::count_if(a, "  "), std::invalid_argument,
                       Contains("predicate is empty"));
+  // The type-erased entry point refuses complex elements before building anything (the public
+  // functions refuse them at compile time).
+  auto z = anycl::array<std::complex<float>>::zeros(e.queue, 4);
+  unsigned char out[16] = {};
+  REQUIRE_THROWS_WHAT(
+      anycl::detail::reduce_builtin({z.core(), anycl::detail::reduce_op::min, "test min"}, out),
+      std::invalid_argument,
+      Contains("test min") && Contains("float2") && Contains("no built-in reduction"));
+  anycl::detail::reduce_request zdot(z.core(), anycl::detail::reduce_op::sum, "test dot");
+  zdot.b = &z.core();
+  REQUIRE_THROWS_WHAT(anycl::detail::reduce_builtin(zdot, out), std::invalid_argument,
+                      Contains("test dot") && Contains("float2 elements have no built-in"));
   REQUIRE_THROWS_AS(anycl::count_if(a, "x >"), anycl::build_error);
   try {
     anycl::count_if(a, "x > no_such_name");
