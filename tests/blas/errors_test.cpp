@@ -13,11 +13,11 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "anycl/blas.hpp"
 #include "support/device_fixture.hpp"
+#include "support/eventually.hpp"
 
 namespace blas = anycl::blas;
 using blas::layout;
@@ -291,12 +291,13 @@ TEST_CASE("blas: CLBlast's programs and the context are released with the last B
   // drops a finished command's references on its worker thread, so give it up to 2 s (a cold,
   // loaded run saw 2 references just after the scope).
   cl_uint left = 0;
-  for (int i = 0; i < 200; ++i) {
-    REQUIRE(clGetContextInfo(raw, CL_CONTEXT_REFERENCE_COUNT, sizeof left, &left, nullptr) ==
-            CL_SUCCESS);
-    if (left == 1) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  anycl::test::eventually(
+      [&] {
+        REQUIRE(clGetContextInfo(raw, CL_CONTEXT_REFERENCE_COUNT, sizeof left, &left, nullptr) ==
+                CL_SUCCESS);
+        return left == 1;
+      },
+      200, std::chrono::milliseconds(10));
   INFO("references: " << without_programs << " before gemm, " << with_programs << " after");
   CHECK(with_programs > without_programs);
   CHECK(left == 1);

@@ -9,10 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <thread>
 
 #include "anycl/debug.hpp"
 #include "anycl/kernel_loader.hpp"
+#include "support/eventually.hpp"
 #include "support/setup.hpp"
 
 namespace {
@@ -33,12 +33,14 @@ struct live_handle_listener : Catch::TestEventListenerBase {
     }
     // The save's callback releases them when it returns, on the driver's thread, which no API
     // waits for: give that a moment. A handle still live after it is a leak.
-    anycl::debug::handle_counts live = anycl::debug::live_handles();
-    for (int i = 0; i < 2000 && live.total() != 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      live = anycl::debug::live_handles();
-    }
-    if (live.total() == 0) return;
+    anycl::debug::handle_counts live;
+    const bool none = anycl::test::eventually(
+        [&] {
+          live = anycl::debug::live_handles();
+          return live.total() == 0;
+        },
+        2001, std::chrono::milliseconds(1));
+    if (none) return;
     std::fprintf(stderr, "error: test \"%s\" ended with live OpenCL handles: %s\n",
                  stats.testInfo.name.c_str(), live.to_string().c_str());
     ++tests_with_live_handles;
