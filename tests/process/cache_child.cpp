@@ -7,10 +7,11 @@
 // --readonly-bind cannot be set up here (no mount namespace or no permission).
 //
 // Options:
-//   --search DIR          a folder for the loader's search path (repeatable)
-//   --file FILE           the .cl file to load (default anycl/demo.cl, found in the embedded copy);
-//                         it must have anycl_saxpy(uint n, float a, global const float* x,
-//                         global float* y)
+//   --search DIR          a folder for the loader's search path (repeatable), searched before the
+//                         tests' kernel folder
+//   --file FILE           the .cl file to load (default cache_child.cl, in the tests' kernel
+//                         folder: one kernel); it must have anycl_saxpy(uint n, float a,
+//                         global const float* x, global float* y)
 //   --variant V           load the file with -DANYCL_CHILD_VARIANT=V, a distinct program and cache
 //                         entry (repeatable: one program per variant; an empty V, or no --variant,
 //                         loads it without the define)
@@ -55,7 +56,7 @@ struct usage_error : std::runtime_error {
 
 struct options {
   std::vector<std::string> search;
-  std::string file = "anycl/demo.cl";
+  std::string file = "cache_child.cl";
   std::vector<std::string> variants;
   cl_uint size = 4096;
   long long fsize_limit = -1;
@@ -175,6 +176,7 @@ int run(const options& o) {
 
   anycl::loader_options lo;
   lo.search_path = o.search;
+  lo.search_path.emplace_back(ANYCL_CACHE_CHILD_KERNEL_DIR);
   anycl::kernel_loader loader(ctx, lo);
   if (o.variants.empty()) {
     run_one(loader, queue, o.file, {}, o.size, 1, o.fsize_limit, o.hold);
