@@ -57,8 +57,8 @@ std::string read_bytes(const fs::path& path) {
 /// The POCL cache a child starts with.
 enum class pocl { empty, warm };
 
-/// A POCL cache in which the test programs (cache_child.cl plain and with variants 1 and 2) have been
-/// compiled, and the cache entry of the plain program that a normal run wrote. Made once.
+/// A POCL cache in which the test programs (cache_child.cl plain and with variants 1 and 2) have
+/// been compiled, and the cache entry of the plain program that a normal run wrote. Made once.
 struct warm_state {
   std::unique_ptr<temp_dir> dir;
   fs::path pocl_cache;
