@@ -29,3 +29,14 @@ inline ulong anycl_strided_index(ulong k, ulong4 ext, ulong4 st, ulong off) {
   const ulong i0 = k / ext.y;
   return off + i0 * st.x + i1 * st.y + i2 * st.z + i3 * st.w;
 }
+
+// The same for up to 8 dimensions (leading extents 1).
+inline ulong anycl_strided_index8(ulong k, ulong8 ext, ulong8 st, ulong off) {
+  const ulong e[8] = {ext.s0, ext.s1, ext.s2, ext.s3, ext.s4, ext.s5, ext.s6, ext.s7};
+  const ulong s[8] = {st.s0, st.s1, st.s2, st.s3, st.s4, st.s5, st.s6, st.s7};
+  for (int i = 7; i > 0; --i) {
+    off += (k % e[i]) * s[i];
+    k /= e[i];
+  }
+  return off + k * s[0];
+}

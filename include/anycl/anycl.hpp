@@ -4,6 +4,7 @@
 
 #include "anycl/array.hpp"
 #include "anycl/blas.hpp"
+#include "anycl/broadcast.hpp"
 #include "anycl/buffer.hpp"
 #include "anycl/cl.hpp"
 #include "anycl/command_queue.hpp"

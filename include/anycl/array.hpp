@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Device arrays: a buffer with an element type, a row-major shape of 1 to 4 dimensions, strided
-// views without copies, and the queue its commands go to.
+// Device arrays: a buffer with an element type, a row-major shape of 1 to 8 dimensions, strided
+// views without copies (broadcast views too), and the queue its commands go to.
 #pragma once
 
 #include <array>
@@ -21,16 +21,16 @@
 
 namespace anycl {
 
-/// The extents of an array in row-major order (the last index varies fastest), 1 to 4
+/// The extents of an array in row-major order (the last index varies fastest), 1 to 8
 /// dimensions, as numpy's shapes. A shape of one extent 0 is an empty 1-D array.
 class ANYCL_EXPORT shape {
  public:
-  static constexpr unsigned max_dims = 4;
+  static constexpr unsigned max_dims = 8;
   /// One dimension of 0 elements.
   shape() noexcept = default;
   /// One dimension of `n` elements.
   shape(std::size_t n) noexcept : dims_(1) { e_[0] = n; }  // NOLINT: a size converts implicitly
-  /// Throws std::invalid_argument for 0 or more than 4 extents, std::overflow_error when the
+  /// Throws std::invalid_argument for 0 or more than 8 extents, std::overflow_error when the
   /// element count does not fit in size_t.
   shape(std::initializer_list<std::size_t> extents);
   /// The same from a vector.
@@ -48,7 +48,7 @@ class ANYCL_EXPORT shape {
   friend bool operator!=(const shape& a, const shape& b) noexcept { return !(a == b); }
 
  private:
-  std::array<std::size_t, max_dims> e_{0, 1, 1, 1};
+  std::array<std::size_t, max_dims> e_{0, 1, 1, 1, 1, 1, 1, 1};
   unsigned dims_ = 1;
 };
 
@@ -58,7 +58,7 @@ namespace detail {
 /// offset + i0 * strides[0] + i1 * strides[1] + ..., in elements.
 struct array_layout {
   anycl::shape extents;
-  std::array<std::size_t, shape::max_dims> strides{0, 0, 0, 0};
+  std::array<std::size_t, shape::max_dims> strides{};
   std::size_t offset = 0;
   /// Row-major with no gaps (offset aside): element k is at offset + k.
   bool contiguous() const noexcept {
@@ -69,6 +69,14 @@ struct array_layout {
       want *= extents[i];
     }
     return true;
+  }
+  /// Some axis of extent above 1 has stride 0, as in a broadcast view: elements repeat, so it
+  /// can be read but not written.
+  bool repeats() const noexcept {
+    if (extents.size() == 0) return false;
+    for (unsigned i = 0; i < extents.dims(); ++i)
+      if (extents[i] > 1 && strides[i] == 0) return true;
+    return false;
   }
 };
 
@@ -106,8 +114,9 @@ class ANYCL_EXPORT array_core {
   void read_host(void* dst, std::size_t count) const;
   /// A new dense array with the same elements (a device-side copy).
   array_core copy() const;
-  /// Copies `src`'s elements into this array's (equal shapes and types, else
-  /// std::invalid_argument); views on both sides; an overlapping source is copied first.
+  /// Copies `src`'s elements into this array's (equal types, and src's shape broadcasting to
+  /// this one's, else std::invalid_argument); views on both sides; an overlapping source is
+  /// copied first; a broadcast view as the destination is refused.
   void assign(const array_core& src) const;
   /// Sets every element to the `size_of(type)` bytes at `value` (clEnqueueFillBuffer, or a kernel
   /// for a strided view).
@@ -119,6 +128,11 @@ class ANYCL_EXPORT array_core {
   array_core slice(unsigned axis, std::size_t begin, std::size_t end, std::size_t step) const;
   array_core reshape(const anycl::shape& s) const;
   array_core transpose(const std::vector<unsigned>& axes) const;
+  /// Broadcast views (src/arrays/broadcast.cpp; anycl/broadcast.hpp has the documented API).
+  array_core broadcast_to(const anycl::shape& s) const;
+  array_core expand_dims(unsigned axis) const;
+  array_core squeeze() const;
+  array_core squeeze(unsigned axis) const;
   /// True when both use one buffer and their element ranges may overlap.
   bool may_overlap(const array_core& other) const noexcept;
   void swap(array_core& other) noexcept;
@@ -182,9 +196,10 @@ class array {
   array(const E& e) {  // NOLINT: an expression converts implicitly, as its value
     detail::assign_expression(*this, e);
   }
-  /// Writes an expression's value into the existing elements of this array or view (same shape,
-  /// else std::invalid_argument); an empty (default-constructed) array is allocated first. Unlike
-  /// `y = x`, which makes y share x's elements, `y = x + 0` copies into y's own elements.
+  /// Writes an expression's value into the existing elements of this array or view; the value
+  /// broadcasts to its shape (std::invalid_argument otherwise); an empty (default-constructed)
+  /// array is allocated first. Unlike `y = x`, which makes y share x's elements, `y = x + 0`
+  /// copies into y's own elements.
   template <class E, class = std::enable_if_t<detail::is_expression_v<E>>>
   array& operator=(const E& e) {
     detail::assign_expression(*this, e);
@@ -242,7 +257,7 @@ class array {
   }
   /// A new dense array with the same shape and elements.
   array copy() const { return array(core_.copy()); }
-  /// Copies the elements of `src` (same shape) into this array or view.
+  /// Copies the elements of `src`, whose shape broadcasts to this one's, into this array or view.
   void assign(const array& src) const { core_.assign(src.core_); }
   /// Sets every element (of this view) to `value`.
   void fill(T value) const { core_.fill(&value); }

@@ -36,8 +36,14 @@
 // and % by zero are undefined, as in OpenCL C. abs of a signed integer wraps for the minimum
 // value; min/max on floating types are fmin/fmax. The math functions need a floating type.
 //
-// Shapes: every array operand has the destination's shape (no broadcasting), else
-// std::invalid_argument naming both shapes; arrays of different contexts are refused the same way.
+// Shapes: array operands broadcast by numpy's rule (anycl/broadcast.hpp): shapes are aligned from
+// the last axis, and axes of extent 1 and missing leading axes stretch, through stride-0 views
+// without copies: `M - row` with M (1024, 1024) and row (1, 1024) or (1024) subtracts row from
+// every row of M. The value then broadcasts to the destination's shape (`y = x` style assignment
+// of a (1, n) row to an (m, n) matrix fills every row), never the destination to the value: an
+// expression of shape (3, 4) into an array of shape (3, 1) is an error, as in numpy, and so is a
+// broadcast view as the destination. Shapes that do not broadcast throw std::invalid_argument
+// naming both shapes and the axis; arrays of different contexts are refused the same way.
 // Operands and destinations may be strided views. `x = x + x` (same elements, same layout) is
 // computed in place; a destination that overlaps an operand with another layout
 // (`a.slice(1, n) = a.slice(0, n - 1) * 2`) is computed into a temporary first.
@@ -51,10 +57,10 @@ namespace detail {
 
 // --- type-erased expression code (what a kernel needs to compute an expression) ---
 
-/// One kernel argument of an expression: a buffer, or a by-value scalar of up to 32 bytes.
+/// One kernel argument of an expression: a buffer, or a by-value scalar of up to 64 bytes.
 struct expression_arg {
   anycl::buffer mem;  ///< the buffer, when `is_buffer`
-  std::array<unsigned char, 32> bytes{};
+  std::array<unsigned char, 64> bytes{};
   std::size_t size = 0;  ///< bytes used of `bytes` (by-value arguments)
   bool is_buffer = false;
 };
@@ -70,8 +76,9 @@ struct expression_code {
   std::string value;                       ///< "((float)(e0[e0_off + k] * e1))"
   std::string type;                        ///< the OpenCL C name of the value's type, "float"
   scalar_type element = scalar_type::f32;  ///< the same as a scalar_type
-  anycl::shape extents;                    ///< the shape of every array operand
-  /// Whether some operand is strided; params then ends with "ulong4 <prefix>_ext".
+  anycl::shape extents;                    ///< the shape the operands broadcast to
+  /// Whether some operand is strided or broadcast; params then ends with "ulong4 <prefix>_ext"
+  /// (ulong8 beyond 4 dimensions).
   bool uses_extents = false;
   std::vector<array_core> arrays;    ///< the array operands in order (wait lists, aliasing)
   std::vector<expression_arg> args;  ///< one per parameter of `params`
@@ -81,23 +88,28 @@ struct expression_code {
 };
 
 /// Collects the text and arguments of an expression while its nodes are visited (used by
-/// describe()). Throws std::invalid_argument for an empty operand array, operand shapes that differ
-/// and arrays of different contexts.
+/// describe()). Throws std::invalid_argument for an empty operand array, operand shapes that do
+/// not broadcast and arrays of different contexts.
 class ANYCL_EXPORT expression_builder {
  public:
   explicit expression_builder(std::string prefix);
-  /// Adds an array operand; returns the text of its element k.
+  /// Adds an array operand; returns a placeholder for the text of its element k, which finish()
+  /// writes once the shape the operands broadcast to is known.
   std::string add_array(const array_core& a);
   /// Adds a scalar of type `t` (the `size_of(t)` bytes at `value`); returns its parameter name.
   std::string add_scalar(scalar_type t, const void* value);
-  /// The finished code for a value of type `t`.
-  expression_code finish(std::string value, scalar_type t);
+  /// The finished code for a value of type `t`, of the shape the operands broadcast to, or of
+  /// `target` (a destination's shape) when given, to which that shape must broadcast.
+  expression_code finish(std::string value, scalar_type t, const anycl::shape* target = nullptr);
   /// Throws std::invalid_argument: scalar `value` does not fit element type `t`.
   [[noreturn]] static void scalar_out_of_range(const std::string& value, scalar_type t);
 
  private:
+  /// The mark add_array() returns for array operand `i` (no OpenCL C text holds its bytes).
+  static std::string placeholder(std::size_t i);
   std::string prefix_;
   expression_code code_;
+  std::vector<std::string> names_;  ///< the parameter name of each array operand
   unsigned next_ = 0;
 };
 
@@ -467,20 +479,23 @@ auto make_binary(A&& a, B&& b) {
                                                          wrap(std::forward<B>(b)));
 }
 
-/// The code of an expression (or of an array, as the expression of its elements); names in it
-/// start with `prefix`. Throws std::invalid_argument for operands of different shapes or
-/// contexts, an empty (default-constructed) operand or an integer scalar that does not fit.
+/// The code of an expression (or of an array, as the expression of its elements) of the shape
+/// its operands broadcast to, or of `target` when given; names in it start with `prefix`. Throws
+/// std::invalid_argument for operand shapes that do not broadcast (to `target` too), operands of
+/// different contexts, an empty (default-constructed) operand or an integer scalar that does not
+/// fit.
 template <class E>
-expression_code describe(const E& e, const std::string& prefix = "e") {
+expression_code describe(const E& e, const std::string& prefix = "e",
+                         const anycl::shape* target = nullptr) {
   static_assert(is_typed_v<E>, "AnyCL: describe() takes an array or an expression");
   expression_builder b(prefix);
   if constexpr (is_array_v<E>) {
     using T = typename E::value_type;
     std::string v = b.add_array(e.core());
-    return b.finish(std::move(v), scalar_type_of<T>());
+    return b.finish(std::move(v), scalar_type_of<T>(), target);
   } else {
     std::string v = e.template emit<void>(b);
-    return b.finish(std::move(v), scalar_type_of<typename E::value_type>());
+    return b.finish(std::move(v), scalar_type_of<typename E::value_type>(), target);
   }
 }
 
@@ -490,7 +505,8 @@ void assign_expression(array<T>& dst, const E& e) {
   static_assert(std::is_same_v<T, V>,
                 "AnyCL: an expression assigned to an array<T> must have element type T; "
                 "convert it with anycl::cast<T>(...)");
-  expression_code code = describe(e);
+  expression_code code =
+      dst.core().valid() ? describe(e, "e", &dst.core().layout().extents) : describe(e);
   if (!dst.core().valid()) dst = array<T>(array_core(code.queue(), code.element, code.extents));
   evaluate(dst.core(), code);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "arrays/broadcast.hpp"
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
 #include "arrays/require.hpp"
@@ -59,6 +60,16 @@ void require_array(const array_core& a, const char* what, const char* role) {
                                 "array is empty (default-constructed)");
 }
 
+void require_writable(const array_core& a, const char* what) {
+  const array_layout& l = a.layout();
+  if (!l.repeats()) return;
+  for (unsigned i = 0; i < l.extents.dims(); ++i)
+    if (l.extents[i] > 1 && l.strides[i] == 0)
+      throw std::invalid_argument(std::string(what) + ": the destination " + l.extents.str() +
+                                  " is a broadcast view (stride 0 along axis " + std::to_string(i) +
+                                  "): its elements repeat, so it cannot be written; copy() it");
+}
+
 namespace {
 
 void require_count(const array_core& a, std::size_t count, const char* what) {
@@ -73,6 +84,7 @@ void require_count(const array_core& a, std::size_t count, const char* what) {
 void array_core::write_host(const void* src, std::size_t count) const {
   require_array(*this, "array::set");
   require_count(*this, count, "array::set");
+  require_writable(*this, "array::set");
   if (count == 0) return;
   if (!layout_.contiguous()) {
     array_core tmp(queue_, type_, layout_.extents);
@@ -111,9 +123,11 @@ void array_core::assign(const array_core& src) const {
   if (src.type_ != type_)
     throw std::invalid_argument(std::string("array::assign: ") + cl_type_name(src.type_) +
                                 " elements into a " + cl_type_name(type_) + " array");
-  if (src.layout_.extents != layout_.extents)
-    throw std::invalid_argument("array::assign: shape " + src.layout_.extents.str() + " into " +
-                                layout_.extents.str());
+  require_writable(*this, "array::assign");
+  if (src.layout_.extents != layout_.extents) {
+    assign(src.with_layout(broadcast_layout(src.layout_, layout_.extents, "array::assign")));
+    return;
+  }
   const std::size_t n = layout_.extents.size();
   if (n == 0) return;
   if (buf_.get() == src.buf_.get() && src.layout_.offset == layout_.offset &&
@@ -130,13 +144,17 @@ void array_core::assign(const array_core& src) const {
     e = queue_.copy_bytes(src.buf_, src.layout_.offset * es, buf_, layout_.offset * es, n * es,
                           deps);
   } else {
-    const launch_plan plan = plan_launch(queue_, n, es);
     kernel k = library_kernel(queue_, "anycl/array.cl", "anycl_copy_strided",
                               typed_options(queue_, type_));
-    e = detail::launch(k, queue_, plan.range(), deps, src.buf_, cl_ulong(src.layout_.offset),
-                       padded_strides(src.layout_), buf_, cl_ulong(layout_.offset),
-                       padded_strides(layout_), padded_extents(layout_), cl_ulong(n),
-                       cl_ulong(plan.chunk));
+    // Blocks of a view beyond 4 axes go one after the other, each waiting for the one before.
+    for_each_block({src.layout_, layout_}, [&](const std::vector<array_layout>& b) {
+      const std::size_t count = b[1].extents.size();
+      const launch_plan plan = plan_launch(queue_, count, es);
+      e = detail::launch(k, queue_, plan.range(), deps, src.buf_, cl_ulong(b[0].offset),
+                         padded_strides(b[0]), buf_, cl_ulong(b[1].offset), padded_strides(b[1]),
+                         padded_extents(b[1]), cl_ulong(count), cl_ulong(plan.chunk));
+      deps = {e};
+    });
   }
   record(e);
   src.record(e);
@@ -144,6 +162,7 @@ void array_core::assign(const array_core& src) const {
 
 void array_core::fill(const void* value) const {
   require_array(*this, "array::fill");
+  require_writable(*this, "array::fill");
   const std::size_t n = layout_.extents.size();
   if (n == 0) return;
   const std::size_t es = size_of(type_);
@@ -152,19 +171,23 @@ void array_core::fill(const void* value) const {
   if (layout_.contiguous()) {
     e = queue_.fill_bytes(buf_, layout_.offset * es, n * es, value, es, deps);
   } else {
-    const launch_plan plan = plan_launch(queue_, n, es);
     kernel k = library_kernel(queue_, "anycl/array.cl", "anycl_fill_strided",
                               typed_options(queue_, type_));
-    const cl_ulong off = layout_.offset, count = n, chunk = plan.chunk;
-    const cl_ulong4 st = padded_strides(layout_), ext = padded_extents(layout_);
-    std::array<kernel_arg, 7> args{arg_traits<anycl::buffer>::make(buf_),
-                                   arg_traits<cl_ulong>::make(off),
-                                   arg_traits<cl_ulong4>::make(st),
-                                   arg_traits<cl_ulong4>::make(ext),
-                                   arg_traits<cl_ulong>::make(count),
-                                   arg_traits<cl_ulong>::make(chunk),
-                                   raw_arg(value, es)};
-    e = enqueue_kernel(k, queue_, plan.range(), args.data(), args.size(), deps);
+    for_each_block({layout_}, [&](const std::vector<array_layout>& b) {
+      const std::size_t count = b[0].extents.size();
+      const launch_plan plan = plan_launch(queue_, count, es);
+      const cl_ulong off = b[0].offset, items = count, chunk = plan.chunk;
+      const cl_ulong4 st = padded_strides(b[0]), ext = padded_extents(b[0]);
+      std::array<kernel_arg, 7> args{arg_traits<anycl::buffer>::make(buf_),
+                                     arg_traits<cl_ulong>::make(off),
+                                     arg_traits<cl_ulong4>::make(st),
+                                     arg_traits<cl_ulong4>::make(ext),
+                                     arg_traits<cl_ulong>::make(items),
+                                     arg_traits<cl_ulong>::make(chunk),
+                                     raw_arg(value, es)};
+      e = enqueue_kernel(k, queue_, plan.range(), args.data(), args.size(), deps);
+      deps = {e};
+    });
   }
   record(e);
 }

@@ -12,8 +12,10 @@
 #include <unordered_set>
 
 #include "anycl/error.hpp"
+#include "arrays/broadcast.hpp"
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/require.hpp"
 
 namespace anycl {
 namespace detail {
@@ -95,20 +97,12 @@ std::string expression_builder::add_array(const array_core& a) {
   if (!a.valid())
     throw std::invalid_argument(
         "anycl expression: an operand array is empty (default-constructed)");
-  const array_layout& l = a.layout();
-  if (code_.arrays.empty()) {
-    code_.extents = l.extents;
-  } else {
-    if (l.extents != code_.extents)
-      throw std::invalid_argument("anycl expression: operands of shapes " + code_.extents.str() +
-                                  " and " + l.extents.str() +
-                                  " (element-wise operands need equal shapes)");
-    if (a.queue().get() != code_.arrays.front().queue().get())
-      require_same_context(code_.arrays.front().queue().context(), a.queue().context(),
-                           "anycl expression");
-  }
+  if (!code_.arrays.empty() && a.queue().get() != code_.arrays.front().queue().get())
+    require_same_context(code_.arrays.front().queue().context(), a.queue().context(),
+                         "anycl expression");
   code_.arrays.push_back(a);
   const std::string name = prefix_ + std::to_string(next_++);
+  names_.push_back(name);
   if (!code_.params.empty()) code_.params += ", ";
   code_.params += std::string("global const ") + cl_type_name(a.type()) + "* " + name + ", ulong " +
                   name + "_off";
@@ -116,20 +110,12 @@ std::string expression_builder::add_array(const array_core& a) {
   mem.is_buffer = true;
   mem.mem = a.buffer();
   code_.args.push_back(std::move(mem));
-  const cl_ulong off = l.offset;
+  const cl_ulong off = a.layout().offset;
   expression_arg o;
   o.size = sizeof off;
   std::memcpy(o.bytes.data(), &off, sizeof off);
   code_.args.push_back(o);
-  if (l.contiguous()) return name + "[" + name + "_off + k]";
-  const cl_ulong4 st = padded_strides(l);
-  code_.params += ", ulong4 " + name + "_st";
-  expression_arg s;
-  s.size = sizeof st;
-  std::memcpy(s.bytes.data(), &st, sizeof st);
-  code_.args.push_back(s);
-  code_.uses_extents = true;
-  return name + "[anycl_strided_index(k, " + prefix_ + "_ext, " + name + "_st, " + name + "_off)]";
+  return placeholder(code_.arrays.size() - 1);
 }
 
 std::string expression_builder::add_scalar(scalar_type t, const void* value) {
@@ -143,15 +129,59 @@ std::string expression_builder::add_scalar(scalar_type t, const void* value) {
   return name;
 }
 
-expression_code expression_builder::finish(std::string value, scalar_type t) {
+namespace {
+
+expression_arg vector_arg(const index_vector& v) {
+  expression_arg a;
+  a.size = v.bytes;
+  std::memcpy(a.bytes.data(), v.lanes.s, v.bytes);
+  return a;
+}
+
+// The shape the operands broadcast to, or `target`, to which it must broadcast.
+anycl::shape result_shape(const std::vector<array_core>& arrays, const anycl::shape* target) {
+  anycl::shape s = arrays.front().layout().extents;
+  for (std::size_t i = 1; i < arrays.size(); ++i)
+    s = broadcast_shapes(s, arrays[i].layout().extents, "anycl expression");
+  if (target && !broadcasts_to(s, *target))
+    throw std::invalid_argument("anycl expression: assigning an expression of shape " + s.str() +
+                                " to an array of shape " + target->str() +
+                                " (the value broadcasts to the destination, never the "
+                                "destination to the value)");
+  return target ? *target : s;
+}
+
+}  // namespace
+
+std::string expression_builder::placeholder(std::size_t i) {
+  return "\x01" + std::to_string(i) + "\x02";
+}
+
+expression_code expression_builder::finish(std::string value, scalar_type t,
+                                           const anycl::shape* target) {
   if (code_.arrays.empty()) throw std::invalid_argument("anycl expression: no array operand");
+  code_.extents = result_shape(code_.arrays, target);
+  const unsigned d = code_.extents.dims();
+  for (std::size_t i = 0; i < code_.arrays.size(); ++i) {
+    const array_layout l =
+        broadcast_layout(code_.arrays[i].layout(), code_.extents, "anycl expression");
+    const std::string& name = names_[i];
+    std::string text = name + "[" + name + "_off + k]";
+    if (!l.contiguous()) {
+      code_.params += std::string(", ") + index_type(d) + " " + name + "_st";
+      code_.args.push_back(vector_arg(index_of(l, d, true)));
+      code_.uses_extents = true;
+      text = name + "[" + index_function(d) + "(k, " + prefix_ + "_ext, " + name + "_st, " + name +
+             "_off)]";
+    }
+    const std::string mark = placeholder(i);
+    for (std::size_t at = value.find(mark); at != std::string::npos;
+         at = value.find(mark, at + text.size()))
+      value.replace(at, mark.size(), text);
+  }
   if (code_.uses_extents) {
-    code_.params += ", ulong4 " + prefix_ + "_ext";
-    const cl_ulong4 ext = padded_extents(dense_layout(code_.extents));
-    expression_arg e;
-    e.size = sizeof ext;
-    std::memcpy(e.bytes.data(), &ext, sizeof ext);
-    code_.args.push_back(e);
+    code_.params += std::string(", ") + index_type(d) + " " + prefix_ + "_ext";
+    code_.args.push_back(vector_arg(index_of(dense_layout(code_.extents), d, false)));
   }
   code_.value = std::move(value);
   code_.element = t;
@@ -165,6 +195,7 @@ namespace {
 
 void check_destination(const array_core& dst, const expression_code& code) {
   if (!dst.valid()) throw std::invalid_argument("anycl expression: the destination array is empty");
+  require_writable(dst, "anycl expression");
   if (dst.type() != code.element)
     throw std::invalid_argument(std::string("anycl expression: a ") + code.type +
                                 " expression into an array of " + cl_type_name(dst.type()));
@@ -187,8 +218,10 @@ aliasing aliasing_of(const array_core& dst, const expression_code& code) {
   for (const array_core& a : code.arrays) {
     if (a.buffer().get() != dst.buffer().get()) continue;
     found = aliasing::same_layout;
-    const bool same_layout =
-        a.layout().offset == dst.layout().offset && a.layout().strides == dst.layout().strides;
+    // A broadcast operand (other extents) reads elements that other work-items write.
+    const bool same_layout = a.layout().extents == dst.layout().extents &&
+                             a.layout().offset == dst.layout().offset &&
+                             a.layout().strides == dst.layout().strides;
     if (!same_layout && dst.may_overlap(a)) return aliasing::other_layout;
   }
   return found;
@@ -200,43 +233,47 @@ std::string expression_source(const expression_code& code, bool dst_contiguous,
   const bool needs_extents = !dst_contiguous && !code.uses_extents;
   // restrict on the destination when no operand reads its buffer lets the compiler vectorise
   // without run-time alias checks.
+  const unsigned d = code.extents.dims();
+  const std::string vec = index_type(d);
   std::string src = "#include \"anycl/loop.h\"\nkernel void ";
   src += expr_kernel;
   src += "(global ";
   src += code.type;
   src += shares_buffer ? "* r" : "* restrict r";
   src += ", ulong r_off, ";
-  if (!dst_contiguous) src += "ulong4 r_st, ";
+  if (!dst_contiguous) src += vec + " r_st, ";
   src += code.params;
-  if (needs_extents) src += ", ulong4 e_ext";
+  if (needs_extents) src += ", " + vec + " e_ext";
   src += ", ulong n, ulong chunk) {\n  ANYCL_FOR_EACH(k, n, chunk) { r[";
-  src += dst_contiguous ? "r_off + k" : "anycl_strided_index(k, e_ext, r_st, r_off)";
+  src += dst_contiguous ? std::string("r_off + k")
+                        : std::string(index_function(d)) + "(k, e_ext, r_st, r_off)";
   src += "] = ";
   src += code.value;
   src += "; }\n}\n";
   return src;
 }
 
-// The arguments of expression_source's kernel; they point into `values` (r_off, r_st, ext, n,
-// chunk), which must outlive the launch.
+// The arguments of expression_source's kernel; they point into `values` (r_st, e_ext) and
+// `counts` (r_off, n, chunk), which must outlive the launch.
 std::vector<kernel_arg> expression_args(const array_core& dst, const expression_code& code,
-                                        const launch_plan& plan, std::array<cl_ulong4, 3>& values) {
+                                        const launch_plan& plan,
+                                        std::array<index_vector, 2>& values,
+                                        std::array<cl_ulong, 3>& counts) {
   const bool dst_contiguous = dst.layout().contiguous();
   const bool needs_extents = !dst_contiguous && !code.uses_extents;
-  values[0] = padded_strides(dst.layout());
-  values[1] = padded_extents(dense_layout(code.extents));
-  values[2].s[0] = dst.layout().offset;
-  values[2].s[1] = code.size();
-  values[2].s[2] = plan.chunk;
+  const unsigned d = code.extents.dims();
+  values[0] = index_of(dst.layout(), d, true);
+  values[1] = index_of(dense_layout(code.extents), d, false);
+  counts = {dst.layout().offset, code.size(), plan.chunk};
   std::vector<kernel_arg> args;
   args.reserve(code.args.size() + 6);
   args.push_back(arg_traits<anycl::buffer>::make(dst.buffer()));
-  args.push_back(arg_traits<cl_ulong>::make(values[2].s[0]));
-  if (!dst_contiguous) args.push_back(arg_traits<cl_ulong4>::make(values[0]));
+  args.push_back(arg_traits<cl_ulong>::make(counts[0]));
+  if (!dst_contiguous) args.push_back(raw_arg(values[0].lanes.s, values[0].bytes));
   for (const expression_arg& a : code.args) args.push_back(launch_arg(a));
-  if (needs_extents) args.push_back(arg_traits<cl_ulong4>::make(values[1]));
-  args.push_back(arg_traits<cl_ulong>::make(values[2].s[1]));
-  args.push_back(arg_traits<cl_ulong>::make(values[2].s[2]));
+  if (needs_extents) args.push_back(raw_arg(values[1].lanes.s, values[1].bytes));
+  args.push_back(arg_traits<cl_ulong>::make(counts[1]));
+  args.push_back(arg_traits<cl_ulong>::make(counts[2]));
   return args;
 }
 
@@ -261,8 +298,9 @@ void evaluate(const array_core& dst, const expression_code& code) {
   const device_profile prof = profile(q);
   kernel k = counted_kernel(q, src, "anycl-expression", expr_kernel, prof.options);
   const launch_plan plan = plan_for(prof, n, size_of(code.element));
-  std::array<cl_ulong4, 3> values{};
-  std::vector<kernel_arg> args = expression_args(dst, code, plan, values);
+  std::array<index_vector, 2> values{};
+  std::array<cl_ulong, 3> counts{};
+  std::vector<kernel_arg> args = expression_args(dst, code, plan, values, counts);
 
   std::vector<event> deps = dependencies({&dst});
   for (const array_core& a : code.arrays) add_dependency(deps, a);

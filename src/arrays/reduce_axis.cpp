@@ -83,8 +83,9 @@ event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_lay
   if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * device_acc_size(t, op));
   const anycl::buffer& dst = s.splits > 1 ? scratch : out.buffer();
   const launch_plan p1 = task_plan(prof, s.tasks, es);
+  const array_layout c = collapsed({ol})[0];
   event e = launch(k1, q, p1.range(), dependencies({&a, &out}), a.buffer(), cl_ulong(l.offset),
-                   padded_extents(ol), padded_strides(ol), cl_ulong(len), cl_ulong(l.strides[axis]),
+                   padded_extents(c), padded_strides(c), cl_ulong(len), cl_ulong(l.strides[axis]),
                    cl_ulong(s.splits), cl_ulong(s.seg), cl_ulong(s.tasks), cl_ulong(p1.chunk), dst,
                    cl_ulong(0));
   if (s.splits == 1) return e;
@@ -107,6 +108,14 @@ array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const c
                                   " has extent 0 (a minimum or maximum of no elements)");
     const std::uint64_t zero = 0;
     out.fill(&zero);
+    return out;
+  }
+  if (collapsed({ol})[0].extents.dims() > kernel_dims) {
+    // The other axes of a view beyond 4 dimensions: from a dense copy, where they collapse to 2.
+    const array_core dense = a.copy();
+    const event e = run_axis(dense, axis, op, output_layout(dense.layout(), axis), out);
+    dense.record(e);
+    out.record(e);
     return out;
   }
   const event e = run_axis(a, axis, op, ol, out);

@@ -39,18 +39,20 @@ const char* device_acc_name(scalar_type acc) {
   return acc == scalar_type::i64 ? "ulong" : cl_type_name(acc);
 }
 
-// The arguments reduce.cl takes for one input array: its buffer and offset, and its strides when
-// the inputs are strided. Valid while this object lives.
 // The kernel arguments of the one or two arrays a reduction reads: the extents (strided kernels
-// only), then per array its buffer, offset and (strided) strides. Holds what the arguments point
-// to, so it is neither copied nor moved.
+// only), then per array its buffer, offset and (strided) strides, of their layouts collapsed
+// (at most 4 axes: see beyond_kernel_dims). Holds what the arguments point to, so it is neither
+// copied nor moved.
 class reduce_inputs {
  public:
-  reduce_inputs(const array_core& a, const array_core* b, bool strided)
-      : ext_(padded_extents(a.layout())) {
+  reduce_inputs(const array_core& a, const array_core* b, bool strided) {
+    const std::vector<array_layout> l =
+        collapsed(b ? std::vector<array_layout>{a.layout(), b->layout()}
+                    : std::vector<array_layout>{a.layout()});
+    ext_ = padded_extents(l[0]);
     if (strided) args_.push_back(arg_traits<cl_ulong4>::make(ext_));
-    add(0, a, strided);
-    if (b) add(1, *b, strided);
+    add(0, a, l[0], strided);
+    if (b) add(1, *b, l[1], strided);
   }
   reduce_inputs(const reduce_inputs&) = delete;
   reduce_inputs& operator=(const reduce_inputs&) = delete;
@@ -58,9 +60,9 @@ class reduce_inputs {
   std::size_t size() const noexcept { return args_.size(); }
 
  private:
-  void add(std::size_t i, const array_core& a, bool strided) {
-    off_[i] = a.layout().offset;
-    st_[i] = padded_strides(a.layout());
+  void add(std::size_t i, const array_core& a, const array_layout& l, bool strided) {
+    off_[i] = l.offset;
+    st_[i] = padded_strides(l);
     args_.push_back(arg_traits<anycl::buffer>::make(a.buffer()));
     args_.push_back(arg_traits<cl_ulong>::make(off_[i]));
     if (strided) args_.push_back(arg_traits<cl_ulong4>::make(st_[i]));
@@ -70,6 +72,15 @@ class reduce_inputs {
   std::array<cl_ulong4, 2> st_{};
   std::vector<kernel_arg> args_;
 };
+
+// True when `a` (with `b`) keeps more axes than reduce.cl's strided kernels address even with its
+// axes collapsed: such a rare view is reduced from a dense copy.
+bool beyond_kernel_dims(const array_core& a, const array_core* b = nullptr) {
+  const std::vector<array_layout> l =
+      collapsed(b ? std::vector<array_layout>{a.layout(), b->layout()}
+                  : std::vector<array_layout>{a.layout()});
+  return l[0].extents.dims() > kernel_dims;
+}
 
 }  // namespace
 
@@ -170,6 +181,10 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
                                     ": the array is empty (a minimum or maximum of no elements)");
     }
   }
+  if (beyond_kernel_dims(a)) {
+    reduce_all(a.copy(), op, result, what, plan);
+    return;
+  }
   const command_queue& q = a.queue();
   const launch_plan p = choose_plan(q, n, size_of(t), plan);
   const bool strided = !a.layout().contiguous();
@@ -204,6 +219,10 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const ch
     std::memset(result, 0, acc_size);
     return;
   }
+  if (beyond_kernel_dims(a, &b)) {
+    reduce_dot(a.copy(), b.copy(), result, what, plan);
+    return;
+  }
   const command_queue& q = a.queue();
   const launch_plan p = choose_plan(q, n, size_of(t), plan);
   const bool strided = !a.layout().contiguous() || !b.layout().contiguous();
@@ -224,6 +243,7 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate, co
   require_text(predicate, what, "predicate");
   const std::size_t n = a.layout().extents.size();
   if (n == 0) return 0;
+  if (beyond_kernel_dims(a)) return reduce_count(a.copy(), predicate, what, plan);
   const command_queue& q = a.queue();
   const scalar_type t = a.type();
   const launch_plan p = choose_plan(q, n, size_of(t), plan);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// shape: the extents of an array, 1 to 4 dimensions.
+// shape: the extents of an array, 1 to 8 dimensions.
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -28,7 +28,7 @@ shape::shape(std::initializer_list<std::size_t> extents)
 
 shape::shape(const std::vector<std::size_t>& extents) {
   if (extents.empty() || extents.size() > max_dims)
-    throw std::invalid_argument("shape: an array has 1 to 4 dimensions, not " +
+    throw std::invalid_argument("shape: an array has 1 to 8 dimensions, not " +
                                 std::to_string(extents.size()));
   dims_ = static_cast<unsigned>(extents.size());
   for (unsigned i = 0; i < dims_; ++i) e_[i] = extents[i];

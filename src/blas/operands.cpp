@@ -30,6 +30,9 @@ void require_array(const blas_call& c, const array_core& a, char role, unsigned 
   if (a.layout().extents.dims() != dims)
     throw std::invalid_argument(role_text(c, role) + " must be a " + std::to_string(dims) +
                                 "-D array, not " + a.layout().extents.str());
+  if (a.layout().repeats())
+    throw std::invalid_argument(role_text(c, role) + " " + a.layout().extents.str() +
+                                " is a broadcast view (stride 0 along an axis); copy() it");
 }
 
 // The matrix of axes `first` and `first + 1` of `a`.
@@ -66,7 +69,6 @@ blas_vector vector_of(const blas_call& c, const array_core& a, char role) {
   v.size = a.buffer().size() / size_of(a.type()) - v.offset;
   v.n = a.layout().extents[0];
   v.inc = v.n <= 1 ? 1 : a.layout().strides[0];
-  if (v.inc == 0) throw std::invalid_argument(role_text(c, role) + " has stride 0; copy() it");
   return v;
 }
 

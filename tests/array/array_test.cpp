@@ -83,8 +83,8 @@ TEST_CASE("array: shapes, reshape and transpose", "[array]") {
   REQUIRE_THROWS_WHAT(a.reshape({5, 5}), std::invalid_argument, Contains("24 elements"));
   REQUIRE_THROWS_WHAT(t.reshape({24}), std::invalid_argument, Contains("copy()"));
   REQUIRE_THROWS_WHAT(a.transpose({0, 0, 1}), std::invalid_argument, Contains("permutation"));
-  REQUIRE_THROWS_WHAT((anycl::shape{1, 2, 3, 4, 5}), std::invalid_argument,
-                      Contains("1 to 4 dimensions"));
+  REQUIRE_THROWS_WHAT((anycl::shape{1, 2, 3, 4, 5, 1, 2, 3, 4}), std::invalid_argument,
+                      Contains("1 to 8 dimensions, not 9"));
   REQUIRE_THROWS_AS((anycl::shape{SIZE_MAX, 3}), std::overflow_error);
   REQUIRE_THROWS_WHAT((anycl::array<double>(e.queue, {SIZE_MAX / 4, 1})), std::overflow_error,
                       Contains("elements of double overflow size_t bytes"));
@@ -136,7 +136,8 @@ TEST_CASE("array: copies share, copy() does not, assign handles overlap", "[arra
   c.swap(deep);
   CHECK(c.size() == 100);
   CHECK(deep.size() == 3);
-  REQUIRE_THROWS_WHAT(c.assign(deep), std::invalid_argument, Contains("shape (3) into (100)"));
+  REQUIRE_THROWS_WHAT(c.assign(deep), std::invalid_argument,
+                      Contains("array::assign: an array of shape (3) does not broadcast to (100)"));
   REQUIRE_THROWS_WHAT(c.set(std::vector<std::int32_t>(3)), std::invalid_argument,
                       Contains("3 host elements for an array of 100"));
   REQUIRE_THROWS_WHAT(anycl::array<std::int32_t>::from_host(e.queue, host, {3, 3}),

@@ -181,6 +181,14 @@ TEST_CASE("blas: buffers of another context and arrays of the wrong layout are r
       std::invalid_argument,
       Contains("anycl::blas::gemm: A (4, 2) is strided in both axes") && Contains("copy() it"));
   auto v = anycl::array<float>::zeros(e.queue, 4);
+  REQUIRE_THROWS_WHAT(
+      blas::gemm(transpose::none, transpose::none, 1.0f, anycl::broadcast_to(v, {4, 4}), a, 0.0f,
+                 a),
+      std::invalid_argument,
+      Contains("anycl::blas::gemm: A (4, 4) is a broadcast view (stride 0 along an axis)"));
+  REQUIRE_THROWS_WHAT(
+      blas::axpy(1.0f, v, anycl::broadcast_to(anycl::array<float>::zeros(e.queue, 1), {4})),
+      std::invalid_argument, Contains("anycl::blas::axpy: y (4) is a broadcast view"));
   REQUIRE_THROWS_WHAT(blas::gemm(transpose::none, transpose::none, 1.0f, v, a, 0.0f, a),
                       std::invalid_argument, Contains("A must be a 2-D array, not (4)"));
   REQUIRE_THROWS_WHAT(blas::axpy(1.0f, a, v), std::invalid_argument,
