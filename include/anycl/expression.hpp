@@ -80,6 +80,12 @@ struct expression_code {
   /// Whether some operand is strided or broadcast; params then ends with "ulong4 <prefix>_ext"
   /// (ulong8 beyond 4 dimensions).
   bool uses_extents = false;
+  /// The value along a run of the last axis, for kernels that walk rows: `row_setup` declares
+  /// each strided operand's position at row-major element k (a row's first), and `row_value` is
+  /// the value at element k + j of that row (ulong j), with each operand's last-axis stride
+  /// (0, 1 or other) written into the text.
+  std::string row_setup;
+  std::string row_value;
   std::vector<array_core> arrays;    ///< the array operands in order (wait lists, aliasing)
   std::vector<expression_arg> args;  ///< one per parameter of `params`
   std::size_t size() const noexcept { return extents.size(); }

@@ -153,6 +153,15 @@ anycl::shape result_shape(const std::vector<array_core>& arrays, const anycl::sh
 
 }  // namespace
 
+namespace {
+
+void replace_all(std::string& s, const std::string& mark, const std::string& text) {
+  for (std::size_t at = s.find(mark); at != std::string::npos; at = s.find(mark, at + text.size()))
+    s.replace(at, mark.size(), text);
+}
+
+}  // namespace
+
 std::string expression_builder::placeholder(std::size_t i) {
   return "\x01" + std::to_string(i) + "\x02";
 }
@@ -162,23 +171,27 @@ expression_code expression_builder::finish(std::string value, scalar_type t,
   if (code_.arrays.empty()) throw std::invalid_argument("anycl expression: no array operand");
   code_.extents = result_shape(code_.arrays, target);
   const unsigned d = code_.extents.dims();
+  std::string row = value;
   for (std::size_t i = 0; i < code_.arrays.size(); ++i) {
     const array_layout l =
         broadcast_layout(code_.arrays[i].layout(), code_.extents, "anycl expression");
     const std::string& name = names_[i];
     std::string text = name + "[" + name + "_off + k]";
+    std::string run = name + "[" + name + "_off + k + j]";
     if (!l.contiguous()) {
       code_.params += std::string(", ") + index_type(d) + " " + name + "_st";
       code_.args.push_back(vector_arg(index_of(l, d, true)));
       code_.uses_extents = true;
-      text = name + "[" + index_function(d) + "(k, " + prefix_ + "_ext, " + name + "_st, " + name +
-             "_off)]";
+      const std::string at = std::string(index_function(d)) + "(k, " + prefix_ + "_ext, " + name +
+                             "_st, " + name + "_off)";
+      text = name + "[" + at + "]";
+      code_.row_setup += "const ulong " + name + "_p = " + at + "; ";
+      run = run_element(name, name + "_p", l, name + "_st");
     }
-    const std::string mark = placeholder(i);
-    for (std::size_t at = value.find(mark); at != std::string::npos;
-         at = value.find(mark, at + text.size()))
-      value.replace(at, mark.size(), text);
+    replace_all(value, placeholder(i), text);
+    replace_all(row, placeholder(i), run);
   }
+  code_.row_value = std::move(row);
   if (code_.uses_extents) {
     code_.params += std::string(", ") + index_type(d) + " " + prefix_ + "_ext";
     code_.args.push_back(vector_arg(index_of(dense_layout(code_.extents), d, false)));
@@ -227,14 +240,19 @@ aliasing aliasing_of(const array_core& dst, const expression_code& code) {
   return found;
 }
 
-// The kernel writing `code`'s value to a destination of `dst_contiguous` layout.
-std::string expression_source(const expression_code& code, bool dst_contiguous,
+// The kernel writing `code`'s value to a destination laid out as `dst` (contiguous when null).
+// With a strided or broadcast operand or destination, a CPU work-item walks its chunk a run of the
+// last axis at a time: each operand's position is computed once a run instead of once an element
+// (divisions), and runs whose stride is 0 or 1 are written as such, so they vectorise.
+std::string expression_source(const expression_code& code, const array_layout* dst,
                               bool shares_buffer) {
+  const bool dst_contiguous = dst == nullptr || dst->contiguous();
   const bool needs_extents = !dst_contiguous && !code.uses_extents;
-  // restrict on the destination when no operand reads its buffer lets the compiler vectorise
-  // without run-time alias checks.
   const unsigned d = code.extents.dims();
   const std::string vec = index_type(d);
+  const std::string dst_at = std::string(index_function(d)) + "(k, e_ext, r_st, r_off)";
+  // restrict on the destination when no operand reads its buffer lets the compiler vectorise
+  // without run-time alias checks.
   std::string src = "#include \"anycl/loop.h\"\nkernel void ";
   src += expr_kernel;
   src += "(global ";
@@ -244,12 +262,20 @@ std::string expression_source(const expression_code& code, bool dst_contiguous,
   if (!dst_contiguous) src += vec + " r_st, ";
   src += code.params;
   if (needs_extents) src += ", " + vec + " e_ext";
-  src += ", ulong n, ulong chunk) {\n  ANYCL_FOR_EACH(k, n, chunk) { r[";
-  src += dst_contiguous ? std::string("r_off + k")
-                        : std::string(index_function(d)) + "(k, e_ext, r_st, r_off)";
-  src += "] = ";
-  src += code.value;
-  src += "; }\n}\n";
+  src += ", ulong n, ulong chunk) {\n";
+  const std::string each = "  ANYCL_FOR_EACH(k, n, chunk) { r[" +
+                           (dst_contiguous ? std::string("r_off + k") : dst_at) +
+                           "] = " + code.value + "; }\n";
+  if (dst_contiguous && !code.uses_extents) return src + each + "}\n";
+  std::string setup = code.row_setup;
+  if (!dst_contiguous) setup += "const ulong r_p = " + dst_at + "; ";
+  const std::string dst_run =
+      dst_contiguous ? std::string("r[r_off + k + j]") : run_element("r", "r_p", *dst, "r_st");
+  src += "#ifdef ANYCL_CPU\n  const ulong last = e_ext." + std::string(index_last_lane(d)) + ";\n";
+  src += "  for (ulong k = (ulong)get_global_id(0) * chunk, k_end = min(n, k + chunk); k < k_end;) {\n";
+  src += "    const ulong run = min(k_end - k, last - k % last);\n    " + setup + "\n";
+  src += "    for (ulong j = 0; j < run; ++j) " + dst_run + " = " + code.row_value + ";\n";
+  src += "    k += run;\n  }\n#else\n" + each + "#endif\n}\n";
   return src;
 }
 
@@ -294,7 +320,7 @@ void evaluate(const array_core& dst, const expression_code& code) {
 
   const command_queue& q = dst.queue();
   const std::string src =
-      expression_source(code, dst.layout().contiguous(), alias == aliasing::same_layout);
+      expression_source(code, &dst.layout(), alias == aliasing::same_layout);
   const device_profile prof = profile(q);
   kernel k = counted_kernel(q, src, "anycl-expression", expr_kernel, prof.options);
   const launch_plan plan = plan_for(prof, n, size_of(code.element));
@@ -324,7 +350,7 @@ void prepare_expressions(const std::vector<expression_code>& codes) {
   }
   // The kernels eval() and assignment to a contiguous array that no operand shares build.
   std::vector<std::string> sources;
-  for (const expression_code& c : codes) sources.push_back(expression_source(c, true, false));
+  for (const expression_code& c : codes) sources.push_back(expression_source(c, nullptr, false));
   const device_profile prof = profile(q);
   generated_kernels_together(q, sources, "anycl-expressions", expr_kernel, prof.options);
   for (const std::string& src : sources) count_build(q.context(), prof.options, src);

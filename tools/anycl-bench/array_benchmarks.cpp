@@ -375,6 +375,76 @@ void add_triad(std::vector<benchmark>& out, const settings& set, std::shared_ptr
   out.push_back(std::move(b));
 }
 
+// --- broadcast: a matrix minus a row ---
+
+constexpr std::size_t broadcast_cols = 4096;
+
+/// The matrix's rows: 4096 (a square matrix) at the default size, fewer for --quick.
+std::size_t broadcast_rows(std::size_t n) { return std::min(broadcast_cols, n / broadcast_cols); }
+
+void verify_broadcast(const std::string& impl, std::vector<float>& got, const float_data& f,
+                      std::size_t rows, bool corrupt) {
+  const std::size_t n = rows * broadcast_cols;
+  if (corrupt) got[n / 2] += 1.0f;
+  for (std::size_t i = 0; i < n; ++i) {
+    const float expected = f.b[i] - f.c[i % broadcast_cols];  // one rounding, exact everywhere
+    if (got[i] != expected) wrong(impl, "difference", i, n, got[i], expected);
+  }
+}
+
+/// The anycl and host paths: the first rows x 4096 elements of B (of the family's `elements`) as
+/// the matrix, the first 4096 of C as the row, into D.
+std::vector<path> broadcast_paths(shared_state& st, const session& s, std::size_t elements,
+                                  std::size_t rows) {
+  const std::size_t n = rows * broadcast_cols;
+  std::shared_ptr<float_data> f = get_floats(st, s, elements);
+  float_data* fp = f.get();
+  const session* sp = &s;
+  auto m = std::make_shared<anycl::array<float>>(fp->B.slice(0, n).reshape({rows, broadcast_cols}));
+  auto row = std::make_shared<anycl::array<float>>(
+      fp->C.slice(0, broadcast_cols).reshape({1, broadcast_cols}));
+  auto out =
+      std::make_shared<anycl::array<float>>(fp->D.slice(0, n).reshape({rows, broadcast_cols}));
+  std::vector<path> paths;
+  paths.push_back(device_path<float>(
+      "anycl",
+      [m, row, out] {
+        *out = *m - *row;
+        out->wait();
+      },
+      sp, fp->D.buffer().get(), n, &fp->back,
+      [f, rows](const std::string& impl, std::vector<float>& got, bool corrupt) {
+        verify_broadcast(impl, got, *f, rows, corrupt);
+      },
+      f));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp, rows] {
+        host::broadcast_sub(fp->out.data(), fp->b.data(), fp->c.data(), rows, broadcast_cols);
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f, [f, rows](bool) { verify_broadcast("host", f->out, *f, rows, false); }, f));
+  return paths;
+}
+
+void add_broadcast(std::vector<benchmark>& out, const settings& set,
+                   std::shared_ptr<shared_state> st) {
+  const std::size_t rows = broadcast_rows(set.array_elements);
+  benchmark b = make_benchmark("array_broadcast", "array", unit_kind::gigabytes_per_second,
+                               8.0 * static_cast<double>(rows * broadcast_cols));
+  b.what = "d = m - row with m a (" + std::to_string(rows) +
+           ", 4096) float matrix and row a (1, "
+           "4096) one, broadcast by a stride-0 view in one fused kernel; GB/s counting 8 bytes "
+           "per element (read m, write d)";
+  b.check = "d against m - row on the host, element by element, exactly";
+  b.references = {host_reference("#pragma omp parallel for over rows, simd along them")};
+  const std::size_t elements = set.array_elements;
+  b.prepare = [st, elements, rows](const session& s) {
+    return broadcast_paths(*st, s, elements, rows);
+  };
+  out.push_back(std::move(b));
+}
+
 // --- sum and dot: one float, reduced on the device ---
 
 enum class reduction { sum, dot };
@@ -802,6 +872,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_random(out, s, st);
   add_sort(out, s, st);
   add_spmv(out, s, st);
+  add_broadcast(out, s, st);
 }
 
 }  // namespace anycl::bench

@@ -144,6 +144,21 @@ void triad(float* d, const float* b, const float* c, float s, std::size_t n) {
   }
 }
 
+void broadcast_sub(float* out, const float* m, const float* row, std::size_t rows,
+                   std::size_t cols) {
+  const std::ptrdiff_t np = parts();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t t = 0; t < np; ++t) {
+    const range r = part_of(rows, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      float* o = out + i * cols;
+      const float* a = m + i * cols;
+#pragma omp simd
+      for (std::size_t c = 0; c < cols; ++c) o[c] = a[c] - row[c];
+    }
+  }
+}
+
 double sum(const float* a, std::size_t n) {
   const std::ptrdiff_t np = parts();
   double total = 0;
