@@ -11,6 +11,12 @@
 //                       the axis kernels exist only without it (they take strides themselves)
 //   -DANYCL_ONLY_COUNT  only anycl_count_partial, for generated source that first defines
 //                       `int anycl_predicate(T x)` (count_if)
+//   -DANYCL_EXPR        elements computed by a generated expression (anycl::sum(x * y)): the
+//                       generated source defines ANYCL_EXPR_PARAMS (its parameters) and
+//                       ANYCL_EXPR_AT(k) (the value of element k) before including this file;
+//                       whole-array kernels only, and no dot; with -DANYCL_EXPR_OP=<n> only
+//                       one operation's kernel (0 sum, 1 min, 2 max, 3 any, 4 all), so each
+//                       expression's program holds the kernel its call launches
 //   -DANYCL_ONLY_WHOLE  only the whole-array kernels (_partial); -DANYCL_ONLY_AXIS only the
 //                       axis kernels (_axis, _axis_final). The library builds one or the other, so
 //                       a program holds the kernels one kind of call uses: POCL compiles every
@@ -34,7 +40,11 @@
 #endif
 
 // --- element access ---
-#ifdef ANYCL_STRIDED
+#if defined(ANYCL_EXPR)
+#define ANYCL_X(i) ANYCL_EXPR_AT(i)
+#define ANYCL_X_PARAMS ANYCL_EXPR_PARAMS
+#define ANYCL_X_PROLOGUE
+#elif defined(ANYCL_STRIDED)
 #define ANYCL_X(i) x[anycl_strided_index((i), ext, x_st, x_off)]
 #define ANYCL_Y(i) y[anycl_strided_index((i), ext, y_st, y_off)]
 #define ANYCL_X_PARAMS ulong4 ext, global const T *x, ulong x_off, ulong4 x_st
@@ -99,8 +109,19 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
     for (; i < end; ++i) acc = anycl_csum_op(acc, (ACC2)(LOAD1(i), 0));                        \
     part[part_off + g] = acc;                                                                   \
   }
+#ifdef ANYCL_EXPR
+// 16 neighbouring values of the expression, which the compiler turns into vector loads where its
+// operands are contiguous.
+#define ANYCL_SUM16(i)                                                                            \
+  ((T16)(ANYCL_X((i)), ANYCL_X((i) + 1), ANYCL_X((i) + 2), ANYCL_X((i) + 3), ANYCL_X((i) + 4),   \
+         ANYCL_X((i) + 5), ANYCL_X((i) + 6), ANYCL_X((i) + 7), ANYCL_X((i) + 8),                  \
+         ANYCL_X((i) + 9), ANYCL_X((i) + 10), ANYCL_X((i) + 11), ANYCL_X((i) + 12),               \
+         ANYCL_X((i) + 13), ANYCL_X((i) + 14), ANYCL_X((i) + 15)))
+#define ANYCL_SUM1(i) ANYCL_X((i))
+#else
 #define ANYCL_SUM16(i) vload16(0, x + (i))
 #define ANYCL_SUM1(i) x[i]
+#endif
 #define ANYCL_DOT16(i) (vload16(0, x + (i)) * vload16(0, y + (i)))
 #define ANYCL_DOT1(i) (x[i] * y[i])
 #define ANYCL_CSUM_FAST
@@ -123,6 +144,14 @@ inline T anycl_max_op(T a, T b) { return fmax(a, b); }
 
 #ifndef ANYCL_ONLY_COUNT
 
+// Whether operation `op` (ANYCL_EXPR_OP's numbering) has its kernels in this program.
+#ifdef ANYCL_EXPR_OP
+#define ANYCL_HAS_OP(op) (ANYCL_EXPR_OP == (op))
+#else
+#define ANYCL_HAS_OP(op) 1
+#endif
+
+#if ANYCL_HAS_OP(0)
 #ifdef ACC2
 #ifdef ANYCL_CSUM_FAST
 ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, ANYCL_X_PROLOGUE)
@@ -155,7 +184,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #include "reduce_engine.h"
 
 #endif
+#endif  // sum
 
+#if ANYCL_HAS_OP(1)
 #define ANYCL_R_KERNEL(s) anycl_min_##s
 #define ANYCL_R_ACC T
 #define ANYCL_R_OP(a, b) anycl_min_op(a, b)
@@ -167,7 +198,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
+#endif
 
+#if ANYCL_HAS_OP(2)
 #define ANYCL_R_KERNEL(s) anycl_max_##s
 #define ANYCL_R_ACC T
 #define ANYCL_R_OP(a, b) anycl_max_op(a, b)
@@ -179,7 +212,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
+#endif
 
+#if ANYCL_HAS_OP(3)
 #define ANYCL_R_KERNEL(s) anycl_any_##s
 #define ANYCL_R_ACC uint
 #define ANYCL_R_OP(a, b) anycl_or_op(a, b)
@@ -188,7 +223,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
+#endif
 
+#if ANYCL_HAS_OP(4)
 #define ANYCL_R_KERNEL(s) anycl_all_##s
 #define ANYCL_R_ACC uint
 #define ANYCL_R_OP(a, b) anycl_and_op(a, b)
@@ -197,7 +234,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
+#endif
 
+#ifndef ANYCL_EXPR
 #ifdef ANYCL_CSUM_FAST
 ANYCL_CSUM_PARTIAL(anycl_dot_partial, ANYCL_DOT16, ANYCL_DOT1, ANYCL_XY_PARAMS, ANYCL_XY_PROLOGUE)
 #define ANYCL_R_NO_PARTIAL
@@ -217,6 +256,7 @@ ANYCL_CSUM_PARTIAL(anycl_dot_partial, ANYCL_DOT16, ANYCL_DOT1, ANYCL_XY_PARAMS, 
 #define ANYCL_R_PARAMS ANYCL_XY_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_XY_PROLOGUE
 #include "reduce_engine.h"
+#endif  // !ANYCL_EXPR
 
 #else  // ANYCL_ONLY_COUNT
 

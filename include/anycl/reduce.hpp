@@ -17,6 +17,7 @@
 
 #include "anycl/array.hpp"
 #include "anycl/export.hpp"
+#include "anycl/expression.hpp"
 
 namespace anycl {
 
@@ -78,6 +79,9 @@ struct reduce_request {
   const std::string* predicate = nullptr;
   std::optional<unsigned> axis;
   const launch_plan* plan = nullptr;
+  /// Instead of `a`'s elements, the values of this expression (whole-array forms, no dot; `a` is
+  /// its first array operand). With `predicate`, counts the values for which it holds.
+  const expression_code* expr = nullptr;
 };
 
 /// Runs `r`. Over every element: writes the result into `result` (the accumulator type: 64-bit for
@@ -215,6 +219,61 @@ bool all(const array<T>& a) {
   cl_uint r = 1;
   detail::reduce_builtin({a.core(), detail::reduce_op::all, "anycl::all"}, &r);
   return r != 0;
+}
+
+// --- reductions of expressions ---
+
+namespace detail {
+/// `op` over the values of expression `e`, fused into the reduction's kernel (no temporary).
+template <class R, class E>
+R reduce_expression(const E& e, reduce_op op, const char* what,
+                    const std::string* predicate = nullptr) {
+  const expression_code code = describe(e);
+  reduce_request q(code.arrays.front(), op, what);
+  q.expr = &code;
+  q.predicate = predicate;
+  R r{};
+  reduce_builtin(q, &r);
+  return r;
+}
+template <class E>
+using if_expression_t = std::enable_if_t<is_expression_v<E>>;
+}  // namespace detail
+
+/// The sum of an element-wise expression's values, computed inside the reduction's kernel:
+/// `anycl::sum(x * y)` reads x and y once and writes nothing. Compensated as sum(array).
+template <class E, class = detail::if_expression_t<E>>
+sum_type_t<typename E::value_type> sum(const E& e) {
+  return detail::reduce_expression<sum_type_t<typename E::value_type>>(e, detail::reduce_op::sum,
+                                                                       "anycl::sum");
+}
+/// The smallest value of an expression (`anycl::min(a - b)`); NaNs ignored; std::invalid_argument
+/// when it has no elements.
+template <class E, class = detail::if_expression_t<E>>
+typename E::value_type min(const E& e) {
+  return detail::reduce_expression<typename E::value_type>(e, detail::reduce_op::min, "anycl::min");
+}
+/// The largest value of an expression (`anycl::max(abs(a - b))`, the largest difference).
+template <class E, class = detail::if_expression_t<E>>
+typename E::value_type max(const E& e) {
+  return detail::reduce_expression<typename E::value_type>(e, detail::reduce_op::max, "anycl::max");
+}
+/// How many values of an expression are non-zero: `anycl::count_if(x > 0.5f)`.
+template <class E, class = detail::if_expression_t<E>>
+std::uint64_t count_if(const E& e) {
+  static const std::string nonzero = "x != (T)0";
+  return detail::reduce_expression<std::uint64_t>(e, detail::reduce_op::sum, "anycl::count_if",
+                                                  &nonzero);
+}
+/// Whether some value of an expression is non-zero (false when it has no elements).
+template <class E, class = detail::if_expression_t<E>>
+bool any(const E& e) {
+  return detail::reduce_expression<cl_uint>(e, detail::reduce_op::any, "anycl::any") != 0;
+}
+/// Whether every value of an expression is non-zero (true when it has no elements).
+template <class E, class = detail::if_expression_t<E>>
+bool all(const E& e) {
+  return detail::reduce_expression<cl_uint>(e, detail::reduce_op::all, "anycl::all") != 0;
 }
 
 // --- reductions along one axis ---

@@ -13,6 +13,7 @@
 
 #include "anycl/error.hpp"
 #include "arrays/broadcast.hpp"
+#include "arrays/expression_launch.hpp"
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
 #include "arrays/require.hpp"
@@ -78,16 +79,6 @@ void expression_builder::scalar_out_of_range(const std::string& value, scalar_ty
   throw std::invalid_argument("anycl expression: the scalar " + value + " does not fit in " +
                               cl_type_name(t) + ", the element type of the expression next to it");
 }
-
-namespace {
-
-// The argument as the launcher takes it; valid while `a` lives and is not moved.
-kernel_arg launch_arg(const expression_arg& a) noexcept {
-  if (a.is_buffer) return arg_traits<anycl::buffer>::make(a.mem);
-  return raw_arg(a.bytes.data(), a.size);
-}
-
-}  // namespace
 
 // --- expression_builder ---
 
@@ -272,7 +263,9 @@ std::string expression_source(const expression_code& code, const array_layout* d
   const std::string dst_run =
       dst_contiguous ? std::string("r[r_off + k + j]") : run_element("r", "r_p", *dst, "r_st");
   src += "#ifdef ANYCL_CPU\n  const ulong last = e_ext." + std::string(index_last_lane(d)) + ";\n";
-  src += "  for (ulong k = (ulong)get_global_id(0) * chunk, k_end = min(n, k + chunk); k < k_end;) {\n";
+  src +=
+      "  for (ulong k = (ulong)get_global_id(0) * chunk, k_end = min(n, k + chunk); k < k_end;) "
+      "{\n";
   src += "    const ulong run = min(k_end - k, last - k % last);\n    " + setup + "\n";
   src += "    for (ulong j = 0; j < run; ++j) " + dst_run + " = " + code.row_value + ";\n";
   src += "    k += run;\n  }\n#else\n" + each + "#endif\n}\n";
@@ -319,8 +312,7 @@ void evaluate(const array_core& dst, const expression_code& code) {
   }
 
   const command_queue& q = dst.queue();
-  const std::string src =
-      expression_source(code, &dst.layout(), alias == aliasing::same_layout);
+  const std::string src = expression_source(code, &dst.layout(), alias == aliasing::same_layout);
   const device_profile prof = profile(q);
   kernel k = counted_kernel(q, src, "anycl-expression", expr_kernel, prof.options);
   const launch_plan plan = plan_for(prof, n, size_of(code.element));

@@ -18,23 +18,6 @@ namespace {
 // Float and double sums (and dots) are compensated on the device: (sum, error) pairs.
 bool compensated(scalar_type t, reduce_op op) { return op == reduce_op::sum && is_floating(t); }
 
-// The result from the device's accumulator at `acc`: sum + error for a compensated pair.
-void finish(scalar_type t, reduce_op op, const unsigned char* acc, void* result) {
-  if (!compensated(t, op)) {
-    std::memcpy(result, acc, size_of(acc_type(t, op)));
-  } else if (t == scalar_type::f32) {
-    float p[2];
-    std::memcpy(p, acc, sizeof p);
-    const float r = p[0] + p[1];
-    std::memcpy(result, &r, sizeof r);
-  } else {
-    double p[2];
-    std::memcpy(p, acc, sizeof p);
-    const double r = p[0] + p[1];
-    std::memcpy(result, &r, sizeof r);
-  }
-}
-
 const char* device_acc_name(scalar_type acc) {
   return acc == scalar_type::i64 ? "ulong" : cl_type_name(acc);
 }
@@ -154,6 +137,40 @@ build_options axis_options(const command_queue& q, scalar_type t) {
 
 // --- built-in reductions ---
 
+void finish_reduction(scalar_type t, reduce_op op, const unsigned char* acc, void* result) {
+  if (!compensated(t, op)) {
+    std::memcpy(result, acc, size_of(acc_type(t, op)));
+  } else if (t == scalar_type::f32) {
+    float p[2];
+    std::memcpy(p, acc, sizeof p);
+    const float r = p[0] + p[1];
+    std::memcpy(result, &r, sizeof r);
+  } else {
+    double p[2];
+    std::memcpy(p, acc, sizeof p);
+    const double r = p[0] + p[1];
+    std::memcpy(result, &r, sizeof r);
+  }
+}
+
+void empty_reduction(reduce_op op, scalar_type t, void* result, const char* what) {
+  switch (op) {
+    case reduce_op::sum:
+    case reduce_op::any:
+      std::memset(result, 0, size_of(acc_type(t, op)));
+      return;
+    case reduce_op::all: {
+      const cl_uint one = 1;
+      std::memcpy(result, &one, sizeof one);
+      return;
+    }
+    case reduce_op::min:
+    case reduce_op::max:
+      throw std::invalid_argument(std::string(what) +
+                                  ": the array is empty (a minimum or maximum of no elements)");
+  }
+}
+
 namespace {
 
 void reduce_all(const array_core& a, reduce_op op, void* result, const char* what,
@@ -161,25 +178,10 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   require_array(a, what);
   const scalar_type t = a.type();
   const host_combine combine = builtin_combine(t, op, what);
-  const scalar_type acc = acc_type(t, op);
   const std::size_t n = a.layout().extents.size();
-  const std::size_t acc_size = size_of(acc);
   if (n == 0) {
-    switch (op) {
-      case reduce_op::sum:
-      case reduce_op::any:
-        std::memset(result, 0, acc_size);
-        return;
-      case reduce_op::all: {
-        const cl_uint one = 1;
-        std::memcpy(result, &one, sizeof one);
-        return;
-      }
-      case reduce_op::min:
-      case reduce_op::max:
-        throw std::invalid_argument(std::string(what) +
-                                    ": the array is empty (a minimum or maximum of no elements)");
-    }
+    empty_reduction(op, t, result, what);
+    return;
   }
   if (beyond_kernel_dims(a)) {
     reduce_all(a.copy(), op, result, what, plan);
@@ -195,7 +197,7 @@ void reduce_all(const array_core& a, reduce_op op, void* result, const char* wha
   event e = stages_to_host(q, k, combine, device_acc_size(t, op), n, p, in.data(), in.size(),
                            dependencies({&a}), dev_acc);
   a.record(e);
-  finish(t, op, dev_acc, result);
+  finish_reduction(t, op, dev_acc, result);
 }
 
 void reduce_dot(const array_core& a, const array_core& b, void* result, const char* what,
@@ -234,7 +236,7 @@ void reduce_dot(const array_core& a, const array_core& b, void* result, const ch
                            in.size(), dependencies({&a, &b}), dev_acc);
   a.record(e);
   b.record(e);
-  finish(t, reduce_op::sum, dev_acc, result);
+  finish_reduction(t, reduce_op::sum, dev_acc, result);
 }
 
 std::uint64_t reduce_count(const array_core& a, const std::string& predicate, const char* what,
@@ -268,7 +270,9 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate, co
 
 array_core reduce_builtin(const reduce_request& r, void* result) {
   if (r.axis) return reduce_axis(*r.a, *r.axis, r.op, r.what);
-  if (r.b) {
+  if (r.expr) {
+    reduce_expression(*r.expr, r.op, r.predicate, result, r.what, r.plan);
+  } else if (r.b) {
     reduce_dot(*r.a, *r.b, result, r.what, r.plan);
   } else if (r.predicate) {
     const std::uint64_t n = reduce_count(*r.a, *r.predicate, r.what, r.plan);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 
+#include "anycl/expression.hpp"
 #include "anycl/reduce.hpp"
 #include "arrays/launch_plan.hpp"
 #include "arrays/reduce_engine.hpp"
@@ -64,5 +65,16 @@ build_options axis_options(const command_queue& q, scalar_type t);
 
 /// The forms of reduce_builtin (reduce.hpp) along `axis` (reduce_axis.cpp).
 array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what);
+/// The result of `op` over no elements into `result` (0 for sum and any, 1 for all); throws
+/// std::invalid_argument naming `what` for min and max.
+void empty_reduction(reduce_op op, scalar_type t, void* result, const char* what);
+/// The result into `result` from the device's accumulator at `acc` (sum + error for a
+/// compensated pair).
+void finish_reduction(scalar_type t, reduce_op op, const unsigned char* acc, void* result);
+/// The forms of reduce_builtin over an expression (reduce_expression.cpp): `op`, or with
+/// `predicate` (an OpenCL expression in `x`, the expression's value) the count of values for which
+/// it holds.
+void reduce_expression(const expression_code& code, reduce_op op, const std::string* predicate,
+                       void* result, const char* what, const launch_plan* plan);
 
 }  // namespace anycl::detail

@@ -447,7 +447,8 @@ void add_broadcast(std::vector<benchmark>& out, const settings& set,
 
 // --- sum and dot: one float, reduced on the device ---
 
-enum class reduction { sum, dot };
+/// sum_expr: anycl::sum(b * c), the product fused into the reduction, against anycl::dot.
+enum class reduction { sum, dot, sum_expr };
 
 /// The exact result in double of a sum (of b) or dot product (of b and c), and the sum of the
 /// magnitudes of its terms.
@@ -463,8 +464,12 @@ std::pair<double, double> reduction_expected(const float_data& f, bool is_dot) {
 
 /// The anycl, host and raw paths' work; each leaves its result in *rp.
 std::vector<std::pair<const char*, std::function<void()>>> reduction_work(
-    bool is_dot, float_data* fp, double* rp, std::shared_ptr<raw_kernels> raw, const session* sp) {
-  if (is_dot)
+    reduction kind, float_data* fp, double* rp, std::shared_ptr<raw_kernels> raw,
+    const session* sp) {
+  if (kind == reduction::sum_expr)
+    return {{"anycl", [fp, rp] { *rp = anycl::sum(fp->B * fp->C); }},
+            {"dot", [fp, rp] { *rp = anycl::dot(fp->B, fp->C); }}};
+  if (kind == reduction::dot)
     return {{"anycl", [fp, rp] { *rp = anycl::dot(fp->B, fp->C); }},
             {"host", [fp, rp] { *rp = host::dot(fp->b.data(), fp->c.data(), fp->n()); }},
             {"raw", [fp, rp, raw, sp] {
@@ -476,7 +481,9 @@ std::vector<std::pair<const char*, std::function<void()>>> reduction_work(
            [fp, rp, raw, sp] { *rp = raw->sum(sp->queue.get(), fp->B.buffer().get(), fp->n()); }}};
 }
 
-std::vector<path> reduction_paths(shared_state& st, const session& s, std::size_t n, bool is_dot) {
+std::vector<path> reduction_paths(shared_state& st, const session& s, std::size_t n,
+                                  reduction kind) {
+  const bool is_dot = kind != reduction::sum;
   std::shared_ptr<float_data> f = get_floats(st, s, n);
   std::shared_ptr<raw_kernels> raw = get_raw(st, s);
   const auto [exact, magnitude] = reduction_expected(*f, is_dot);
@@ -485,7 +492,7 @@ std::vector<path> reduction_paths(shared_state& st, const session& s, std::size_
   double* rp = result.get();
   const char* what = is_dot ? "dot product" : "sum";
   std::vector<path> paths;
-  for (auto& [impl_name, work] : reduction_work(is_dot, f.get(), rp, raw, &s)) {
+  for (auto& [impl_name, work] : reduction_work(kind, f.get(), rp, raw, &s)) {
     path_parts p;
     p.impl = impl_name;
     p.work = std::move(work);
@@ -517,7 +524,22 @@ void add_reduction(std::vector<benchmark>& out, const settings& set,
       host_reference("#pragma omp parallel for reduction(+), float lanes in blocks of 4096 "
                      "added in double"),
       raw_reference("float8 partial sums per work-item, added on the host")};
-  b.prepare = [st, n, is_dot](const session& s) { return reduction_paths(*st, s, n, is_dot); };
+  b.prepare = [st, n, kind](const session& s) { return reduction_paths(*st, s, n, kind); };
+  out.push_back(std::move(b));
+}
+
+void add_sum_expr(std::vector<benchmark>& out, const settings& set,
+                  std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_sum_expr", "array", unit_kind::gigabytes_per_second,
+                               8.0 * static_cast<double>(n));
+  b.what = "anycl::sum(b * c) of two " + count_label(n) +
+           "-float arrays, the product fused into the reduction's kernel; GB/s counting 8 bytes "
+           "per element";
+  b.check = std::string("the result against the host's serial dot product in double of known ") +
+            "data in [0, 1), within 1e-4 of the sum of the magnitudes";
+  b.references = {{"dot", "anycl::dot(b, c), the built-in dot product on the same arrays"}};
+  b.prepare = [st, n](const session& s) { return reduction_paths(*st, s, n, reduction::sum_expr); };
   out.push_back(std::move(b));
 }
 
@@ -873,6 +895,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_sort(out, s, st);
   add_spmv(out, s, st);
   add_broadcast(out, s, st);
+  add_sum_expr(out, s, st);
 }
 
 }  // namespace anycl::bench
