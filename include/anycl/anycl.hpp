@@ -28,4 +28,5 @@
 #include "anycl/scan.hpp"
 #include "anycl/sort.hpp"
 #include "anycl/sparse.hpp"
+#include "anycl/statistics.hpp"
 #include "anycl/version.hpp"

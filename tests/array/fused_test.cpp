@@ -29,6 +29,8 @@ std::vector<float> values(std::size_t n, unsigned seed) {
   return v;
 }
 
+bool near(double got, double want, double tolerance) { return std::fabs(got - want) <= tolerance; }
+
 }  // namespace
 
 TEST_CASE("fused: sum, min, max, count_if, any and all of expressions against the host",
@@ -113,4 +115,46 @@ TEST_CASE("fused: integer expressions sum exactly in 64 bits", "[fused]") {
   // Operands of different contexts or shapes that do not broadcast are refused as in assignment.
   auto b = anycl::array<std::int32_t>::zeros(e.queue, 3);
   REQUIRE_THROWS_WHAT(anycl::sum(a + b), std::invalid_argument, Contains("do not broadcast"));
+}
+
+TEST_CASE("fused: mean, var, std and norm of arrays and expressions against the host", "[fused]") {
+  anycl::test::env e;
+  for (std::size_t n : {std::size_t{1}, std::size_t{7919}, (std::size_t{1} << 20) + 3}) {
+    INFO("n = " << n);
+    const auto hx = values(n, 5), hy = values(n, 6);
+    auto x = anycl::array<float>::from_host(e.queue, hx);
+    auto y = anycl::array<float>::from_host(e.queue, hy);
+    double sx = 0, sxy = 0, sq = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      sx += hx[i];
+      sxy += static_cast<float>(hx[i] * hy[i]);
+      sq += static_cast<double>(hx[i]) * hx[i];
+    }
+    const double m = sx / static_cast<double>(n), mxy = sxy / static_cast<double>(n);
+    double dev = 0;
+    for (float v : hx) dev += (v - m) * (v - m);
+    CHECK(near(anycl::mean(x), m, 1e-6));
+    CHECK(near(anycl::mean(x * y), mxy, 1e-6));
+    const double v = dev / static_cast<double>(n);
+    CHECK(near(anycl::var(x), v, 1e-5 * v + 1e-7));
+    CHECK(near(anycl::std(x), std::sqrt(v), 1e-5 * std::sqrt(v) + 1e-7));
+    CHECK(near(anycl::norm(x), std::sqrt(sq), 1e-6 * std::sqrt(sq)));
+    if (n > 1) {
+      const double v1 = dev / static_cast<double>(n - 1);
+      CHECK(near(anycl::var(x, 1), v1, 1e-5 * v1));
+      // The variance of an expression: x + 3 has x's.
+      CHECK(near(anycl::var(x + 3.0f), anycl::var(x), 1e-4 * v));
+    }
+  }
+  auto empty = anycl::array<float>::zeros(e.queue, 0);
+  CHECK(std::isnan(anycl::mean(empty)));
+  CHECK(anycl::norm(empty) == 0.0f);
+  REQUIRE_THROWS_WHAT(anycl::var(empty), std::invalid_argument,
+                      Contains("anycl::var: 0 elements with ddof 0"));
+  REQUIRE_THROWS_WHAT(anycl::std(anycl::array<float>::zeros(e.queue, 1), 1), std::invalid_argument,
+                      Contains("1 element with ddof 1 (the divisor n - ddof must be positive)"));
+  // The mean of integers is a double from their exact 64-bit sum.
+  auto big = anycl::array<std::int64_t>::full(e.queue, 3, std::int64_t{1} << 40);
+  CHECK(anycl::mean(big) == 1099511627776.0);
+  CHECK(anycl::mean(anycl::array<std::int32_t>::arange(e.queue, 4)) == 1.5);
 }
