@@ -61,7 +61,9 @@ struct reduction_spec {
 
 // --- the built-in reductions, untyped ---
 
-enum class reduce_op : unsigned char { sum, min, max, any, all };
+/// argmin/argmax: the row-major index of the first smallest or largest value (whole arrays and
+/// expressions).
+enum class reduce_op : unsigned char { sum, min, max, any, all, argmin, argmax };
 
 /// One built-in reduction, the single entry point of the forms below: `op` over every element of
 /// `a` (a view in any layout), or along `axis` (sum, min, max); with `b`, the dot product
@@ -274,6 +276,20 @@ bool any(const E& e) {
 template <class E, class = detail::if_expression_t<E>>
 bool all(const E& e) {
   return detail::reduce_expression<cl_uint>(e, detail::reduce_op::all, "anycl::all") != 0;
+}
+
+/// The row-major index of the smallest element of an array or value of an expression, the first
+/// one on ties; a NaN counts as the smallest (the first NaN's index where there is one, as
+/// numpy's). Throws std::invalid_argument when there are no elements.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+std::uint64_t argmin(const X& x) {
+  return detail::reduce_expression<std::uint64_t>(x, detail::reduce_op::argmin, "anycl::argmin");
+}
+/// The row-major index of the largest element or value, the first on ties; a NaN counts as the
+/// largest. Throws std::invalid_argument when there are no elements.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+std::uint64_t argmax(const X& x) {
+  return detail::reduce_expression<std::uint64_t>(x, detail::reduce_op::argmax, "anycl::argmax");
 }
 
 // --- reductions along one axis ---

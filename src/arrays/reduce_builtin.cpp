@@ -78,11 +78,15 @@ scalar_type acc_type(scalar_type t, reduce_op op) {
     case reduce_op::any:
     case reduce_op::all:
       return scalar_type::u32;
+    case reduce_op::argmin:
+    case reduce_op::argmax:
+      return scalar_type::u64;
   }
   return t;
 }
 
 std::size_t device_acc_size(scalar_type t, reduce_op op) {
+  if (is_arg(op)) return 16;  // argreduce.cl's {T v; ulong i;}
   return compensated(t, op) ? 2 * size_of(t) : size_of(acc_type(t, op));
 }
 
@@ -98,6 +102,10 @@ std::string op_name(reduce_op op) {
       return "anycl_any";
     case reduce_op::all:
       return "anycl_all";
+    case reduce_op::argmin:
+      return "anycl_argmin";
+    case reduce_op::argmax:
+      return "anycl_argmax";
   }
   return "anycl_sum";
 }
@@ -138,7 +146,9 @@ build_options axis_options(const command_queue& q, scalar_type t) {
 // --- built-in reductions ---
 
 void finish_reduction(scalar_type t, reduce_op op, const unsigned char* acc, void* result) {
-  if (!compensated(t, op)) {
+  if (is_arg(op)) {
+    std::memcpy(result, acc + 8, sizeof(std::uint64_t));
+  } else if (!compensated(t, op)) {
     std::memcpy(result, acc, size_of(acc_type(t, op)));
   } else if (t == scalar_type::f32) {
     float p[2];
@@ -168,6 +178,10 @@ void empty_reduction(reduce_op op, scalar_type t, void* result, const char* what
     case reduce_op::max:
       throw std::invalid_argument(std::string(what) +
                                   ": the array is empty (a minimum or maximum of no elements)");
+    case reduce_op::argmin:
+    case reduce_op::argmax:
+      throw std::invalid_argument(std::string(what) +
+                                  ": the array is empty (no element has the first index)");
   }
 }
 

@@ -62,6 +62,31 @@ void and_u32(unsigned char* a, const unsigned char* b) {
   combine_as<std::uint32_t>(a, b, [](std::uint32_t x, std::uint32_t y) { return x & y; });
 }
 
+// argreduce.cl's candidates {T v; ulong i;}: `b` replaces `a` where it wins (a NaN first, then
+// the larger (Largest) or smaller value, then the smaller index), as anycl_arg_wins.
+template <class T, bool Largest>
+void arg_pick(unsigned char* a, const unsigned char* b) {
+  T va, vb;
+  std::uint64_t ia, ib;
+  std::memcpy(&va, a, sizeof va);
+  std::memcpy(&vb, b, sizeof vb);
+  std::memcpy(&ia, a + 8, sizeof ia);
+  std::memcpy(&ib, b + 8, sizeof ib);
+  bool b_wins;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(va) || std::isnan(vb)) {
+      b_wins = std::isnan(vb) && (!std::isnan(va) || ib < ia);
+      if (b_wins) std::memcpy(a, b, 16);
+      return;
+    }
+  }
+  if (va != vb)
+    b_wins = Largest ? vb > va : vb < va;
+  else
+    b_wins = ib < ia;
+  if (b_wins) std::memcpy(a, b, 16);
+}
+
 }  // namespace
 
 host_combine builtin_combine(scalar_type t, reduce_op op, const char* what) {
@@ -82,6 +107,10 @@ host_combine builtin_combine(scalar_type t, reduce_op op, const char* what) {
       return or_u32;
     case reduce_op::all:
       return and_u32;
+    case reduce_op::argmin:
+      return with_real_type(t, [](auto v) -> host_combine { return arg_pick<decltype(v), false>; });
+    case reduce_op::argmax:
+      return with_real_type(t, [](auto v) -> host_combine { return arg_pick<decltype(v), true>; });
   }
   return add_u64;
 }

@@ -14,6 +14,8 @@
 
 namespace anycl::detail {
 
+/// argmin and argmax: argreduce.cl's (value, index) candidates, whose index is the result.
+inline bool is_arg(reduce_op op) { return op == reduce_op::argmin || op == reduce_op::argmax; }
 /// Throws std::invalid_argument "<what>: the <field> is empty" for a blank `s`.
 void require_text(const std::string& s, const char* what, const char* field);
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reductions of element-wise expressions, fused into the reduction's kernel: sum(x * y),
-// max(abs(a - b)), min, count_if(x > 0.5f), any and all, on contiguous, strided, transposed and
-// broadcast operands at sizes 0, 1, a prime and 2^20 + 3, against host loops in double (and
-// against dot and the string form of count_if, a second implementation).
+// max(abs(a - b)), min, count_if(x > 0.5f), any, all, argmin, argmax, mean, var, std and norm, on
+// contiguous, strided, transposed and broadcast operands at sizes 0, 1, a prime and 2^20 + 3,
+// against host loops in double (and against dot and the string form of count_if, a second
+// implementation).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "support/array_reference.hpp"
@@ -157,4 +160,41 @@ TEST_CASE("fused: mean, var, std and norm of arrays and expressions against the 
   auto big = anycl::array<std::int64_t>::full(e.queue, 3, std::int64_t{1} << 40);
   CHECK(anycl::mean(big) == 1099511627776.0);
   CHECK(anycl::mean(anycl::array<std::int32_t>::arange(e.queue, 4)) == 1.5);
+}
+
+TEMPLATE_TEST_CASE("fused: argmin and argmax give the first extreme index, NaN first", "[fused]",
+                   float, std::int16_t, std::uint32_t) {
+  anycl::test::env e;
+  using T = TestType;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    // Few distinct values, so that ties are common: the first index must win.
+    std::vector<T> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<T>((i * 7919u + 13u) % 97u);
+    auto a = anycl::array<T>::from_host(e.queue, h);
+    if (n == 0) {
+      REQUIRE_THROWS_WHAT(anycl::argmax(a), std::invalid_argument,
+                          Contains("anycl::argmax: the array is empty"));
+      REQUIRE_THROWS_WHAT(anycl::argmin(a), std::invalid_argument,
+                          Contains("anycl::argmin: the array is empty"));
+      continue;
+    }
+    const auto lo = std::min_element(h.begin(), h.end()) - h.begin();
+    const auto hi = std::max_element(h.begin(), h.end()) - h.begin();
+    CHECK(anycl::argmin(a) == static_cast<std::uint64_t>(lo));
+    CHECK(anycl::argmax(a) == static_cast<std::uint64_t>(hi));
+    // Of an expression: the largest of 96 - h is the smallest of h.
+    CHECK(anycl::argmax(T(96) - a) == static_cast<std::uint64_t>(lo));
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    std::vector<T> h = {3, 1, NAN, 5, NAN, 1};
+    auto a = anycl::array<T>::from_host(e.queue, h);
+    CHECK(anycl::argmax(a) == 2);  // the first NaN, as numpy
+    CHECK(anycl::argmin(a) == 2);
+    // A transposed view: indices are row-major in the view's own order.
+    auto m = anycl::array<T>::from_host(e.queue, std::vector<T>{4, 9, 2, 9, 0, 7}, {2, 3});
+    // The view is (4, 9), (9, 0), (2, 7): 4, 9, 9, 0, 2, 7 in its order; the first 9 is at 1.
+    CHECK(anycl::argmax(m.transpose()) == 1);
+    CHECK(anycl::argmin(m.transpose()) == 3);
+  }
 }
