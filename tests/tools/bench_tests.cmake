@@ -38,7 +38,7 @@ anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 
                   array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
                   array_random array_random_vs_raw array_random_vs_copy array_sort
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
-                  array_spmv_vs_raw array_broadcast array_sum_expr
+                  array_spmv_vs_raw array_broadcast array_sum_expr array_argmax
                   sgemm_128 dgemm_128 sgemm_128_vs_host dgemm_128_vs_host
                   fft_c2c fft_c2c_vs_host fft_r2c fft_r2c_vs_host
                   fft_batched fft_batched_vs_host
@@ -105,6 +105,9 @@ anycl_tool_test(tool-bench-array-broadcast-forced-failure 1
 anycl_tool_test(tool-bench-array-sum-expr 0
   "^array_sum_expr: anycl ${num} GB/s, dot ${num} GB/s, ratio ${num}\nanycl-bench: device"
   POCL_SEED CMD ${bench} --quick --filter ^array_sum_expr$ --repetitions 1)
+anycl_tool_test(tool-bench-array-argmax 0
+  "^array_argmax: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^array_argmax$ --repetitions 1)
 anycl_tool_test(tool-bench-array-spmv 0
   "^array_spmv: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_spmv_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
   POCL_SEED CMD ${bench} --quick --filter ^array_spmv$ --repetitions 1)
@@ -139,7 +142,7 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
   POCL_SEED CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
 anycl_tool_test(tool-bench-array-list 0
-  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\narray_broadcast: GB/s, higher is better\n  measures: d = m - row with m a \\(1024, 4096\\) float matrix[^\n]*\n  check: [^\n]*exactly\n  array_broadcast -> host: [^\n]*simd[^\n]*\narray_sum_expr: GB/s, higher is better\n  measures: anycl::sum\\(b \\* c\\) of two 2\\^22-float arrays[^\n]*\n  check: [^\n]*\n  array_sum_expr -> dot: [^\n]*\n$"
+  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\narray_broadcast: GB/s, higher is better\n  measures: d = m - row with m a \\(1024, 4096\\) float matrix[^\n]*\n  check: [^\n]*exactly\n  array_broadcast -> host: [^\n]*simd[^\n]*\narray_sum_expr: GB/s, higher is better\n  measures: anycl::sum\\(b \\* c\\) of two 2\\^22-float arrays[^\n]*\n  check: [^\n]*\n  array_sum_expr -> dot: [^\n]*\narray_argmax: GB/s, higher is better\n  measures: anycl::argmax\\(b\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_argmax -> host: [^\n]*max_element[^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
 
 # --- the fft family (--quick sizes): the lines of all three, a forced failure ---

@@ -543,6 +543,47 @@ void add_sum_expr(std::vector<benchmark>& out, const settings& set,
   out.push_back(std::move(b));
 }
 
+// --- argmax of floats ---
+
+std::vector<path> argmax_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  const std::size_t want =
+      static_cast<std::size_t>(std::max_element(f->b.begin(), f->b.end()) - f->b.begin());
+  auto result = std::make_shared<std::size_t>(0);
+  std::size_t* rp = result.get();
+  float_data* fp = f.get();
+  std::vector<path> paths;
+  const std::vector<std::pair<const char*, std::function<void()>>> work = {
+      {"anycl", [fp, rp] { *rp = anycl::argmax(fp->B); }},
+      {"host", [fp, rp] { *rp = host::argmax(fp->b.data(), fp->n()); }}};
+  for (const auto& [impl_name, run] : work) {
+    path_parts p;
+    p.impl = impl_name;
+    p.work = run;
+    p.scribble = [rp] { *rp = ~std::size_t{0}; };
+    p.verify = [result, impl = p.impl, want, n](bool corrupt) {
+      const std::size_t got = corrupt ? *result + 1 : *result;
+      if (got != want) wrong(impl, "argmax", 0, n, got, want);
+    };
+    paths.push_back(make_path(std::move(p), f));
+  }
+  return paths;
+}
+
+void add_argmax(std::vector<benchmark>& out, const settings& set,
+                std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_argmax", "array", unit_kind::gigabytes_per_second,
+                               4.0 * static_cast<double>(n));
+  b.what = "anycl::argmax(b) of " + count_label(n) +
+           " floats, the index on the host; GB/s counting 4 bytes per element";
+  b.check = "the index against std::max_element's (the first largest) on the host";
+  b.references = {host_reference(
+      "#pragma omp parallel for, std::max_element per part, the first of the parts' bests")};
+  b.prepare = [st, n](const session& s) { return argmax_paths(*st, s, n); };
+  out.push_back(std::move(b));
+}
+
 // --- inclusive scan of uint32 ---
 
 struct scan_data {
@@ -896,6 +937,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_spmv(out, s, st);
   add_broadcast(out, s, st);
   add_sum_expr(out, s, st);
+  add_argmax(out, s, st);
 }
 
 }  // namespace anycl::bench

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -157,6 +158,22 @@ void broadcast_sub(float* out, const float* m, const float* row, std::size_t row
       for (std::size_t c = 0; c < cols; ++c) o[c] = a[c] - row[c];
     }
   }
+}
+
+std::size_t argmax(const float* a, std::size_t n) {
+  const std::ptrdiff_t np = parts();
+  std::vector<std::size_t> best(static_cast<std::size_t>(np), n);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::ptrdiff_t t = 0; t < np; ++t) {
+    const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(t));
+    if (r.begin < r.end)
+      best[static_cast<std::size_t>(t)] =
+          static_cast<std::size_t>(std::max_element(a + r.begin, a + r.end) - a);
+  }
+  std::size_t out = n;
+  for (std::size_t b : best)
+    if (b < n && (out == n || a[b] > a[out])) out = b;
+  return out;
 }
 
 double sum(const float* a, std::size_t n) {

@@ -21,6 +21,9 @@ void triad(float* d, const float* b, const float* c, float s, std::size_t n);
 /// out[r * cols + c] = m[r * cols + c] - row[c] for r < rows: a parallel for over rows.
 void broadcast_sub(float* out, const float* m, const float* row, std::size_t rows,
                    std::size_t cols);
+/// The index of the first largest of a[0..n) (no NaNs): each part's first largest, in parallel,
+/// then the first of those.
+std::size_t argmax(const float* a, std::size_t n);
 /// The sum of a[0..n): a parallel reduction (float lanes over blocks of 4096, the blocks added in
 /// double).
 double sum(const float* a, std::size_t n);
