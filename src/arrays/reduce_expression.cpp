@@ -30,6 +30,11 @@ std::string expression_reduce_source(const expression_code& code, const std::str
   return src + (arg ? "#include \"anycl/argreduce.cl\"\n" : "#include \"anycl/reduce.cl\"\n");
 }
 
+// The result type of comparing two 16-lane vectors of elements of `bytes` bytes in OpenCL C.
+const char* mask16(std::size_t bytes) {
+  return bytes == 1 ? "char16" : bytes == 2 ? "short16" : bytes == 4 ? "int16" : "long16";
+}
+
 }  // namespace
 
 void reduce_expression(const expression_code& code, reduce_op op, const std::string* predicate,
@@ -54,7 +59,8 @@ void reduce_expression(const expression_code& code, reduce_op op, const std::str
   if (predicate)
     o.define("ANYCL_ONLY_COUNT");
   else if (is_arg(op))
-    o.define("ANYCL_ARG_OP", op == reduce_op::argmin ? "0" : "1");
+    o.define("ANYCL_ARG_OP", op == reduce_op::argmin ? "0" : "1")
+        .define("ANYCL_MASK16", mask16(size_of(t)));
   else
     o.define("ANYCL_EXPR_OP", std::to_string(static_cast<unsigned>(op)));
   const std::string name = predicate ? "anycl_count_partial" : op_name(op) + "_partial";

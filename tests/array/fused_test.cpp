@@ -191,6 +191,18 @@ TEMPLATE_TEST_CASE("fused: argmin and argmax give the first extreme index, NaN f
     auto a = anycl::array<T>::from_host(e.queue, h);
     CHECK(anycl::argmax(a) == 2);  // the first NaN, as numpy
     CHECK(anycl::argmin(a) == 2);
+    // Long enough for the 16-lane CPU kernel: NaNs in two lanes and a larger value before both.
+    std::vector<T> l(1000, T(1));
+    l[100] = T(1e9);
+    l[517] = NAN;
+    l[300] = NAN;
+    auto la = anycl::array<T>::from_host(e.queue, l);
+    CHECK(anycl::argmax(la) == 300);
+    CHECK(anycl::argmin(la) == 300);
+    l[300] = l[517] = T(1);
+    la.set(l);
+    CHECK(anycl::argmax(la) == 100);
+    CHECK(anycl::argmin(la) == 0);
     // A transposed view: indices are row-major in the view's own order.
     auto m = anycl::array<T>::from_host(e.queue, std::vector<T>{4, 9, 2, 9, 0, 7}, {2, 3});
     // The view is (4, 9), (9, 0), (2, 7): 4, 9, 9, 0, 2, 7 in its order; the first 9 is at 1.
