@@ -78,8 +78,7 @@ array_core array_core::expand_dims(unsigned axis) const {
   if (d == shape::max_dims)
     throw std::invalid_argument("anycl::expand_dims: " + layout_.extents.str() + " already has " +
                                 std::to_string(shape::max_dims) +
-                                " dimensions, the most an "
-                                "array has");
+                                " dimensions, the most an array has");
   std::vector<std::size_t> ext = extents_of(layout_.extents);
   ext.insert(ext.begin() + axis, 1);
   array_layout l = layout_;

@@ -16,6 +16,12 @@ namespace anycl::detail {
 
 /// argmin and argmax: argreduce.cl's (value, index) candidates, whose index is the result.
 inline bool is_arg(reduce_op op) { return op == reduce_op::argmin || op == reduce_op::argmax; }
+/// The definition of reduce.cl's count predicate from `predicate`, an OpenCL C expression in `x`
+/// (count_if of arrays and of expressions).
+inline std::string predicate_source(const std::string& predicate) {
+  return "#define ANYCL_HAVE_PREDICATE\ninline int anycl_predicate(T x) {\n  return (\n" +
+         predicate + "\n  ) ? 1 : 0;\n}\n";
+}
 /// Throws std::invalid_argument "<what>: the <field> is empty" for a blank `s`.
 void require_text(const std::string& s, const char* what, const char* field);
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
