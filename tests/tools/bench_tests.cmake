@@ -28,9 +28,9 @@ function(anycl_bench_output_test name rc)
     FIXTURES_REQUIRED pocl_cache_dirs TIMEOUT 600)
 endfunction()
 
-# --- every benchmark at --quick's sizes, first_result with one run; two rounds, not five (the
-# figures are not checked, and two still take the median of interleaved rounds) ---
-anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 2
+# --- every benchmark at --quick's sizes, first_result with one run; one round, not five (the
+# figures are not checked; tool-bench-filter runs --quick's five interleaved rounds) ---
+anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 1
   EXPECT_INCLUDES launch_empty launch_one_buffer
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
@@ -162,7 +162,7 @@ anycl_tool_test(tool-bench-first-result 0
 anycl_tool_test(tool-bench-first-result-json 0
   "\"first_result_runs\": 1,.*\"name\": \"launch_empty\".*\"name\": \"first result, anycl cache warm\", \"unit\": \"ms\", \"anycl\": ${num}, \"reference\": \"raw binary\", \"reference_value\": ${num}, \"ratio\": ${num}, \"runs\": 1, \"anycl_setup\": ${num}"
   CMD ${bench} --json --launches 100 --repetitions 1 --first-result-runs 1
-      --filter ^launch_empty$|^first_result$)
+      --filter ^launch_empty$|^first_result$ -- --benchmark_min_time=0.05)
 anycl_tool_test(tool-bench-first-result-help 0 "first result, anycl cache warm: anycl <ms> ms, raw binary <ms> ms.*--first-result-runs N"
                 CMD ${bench} --help)
 # A child that must find a warm AnyCL cache and does not fails loudly (here the cache folder can
