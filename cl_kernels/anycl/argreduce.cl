@@ -2,7 +2,9 @@
 // argmin and argmax of arrays of T, or of an expression's values: the row-major index of the
 // smallest or largest value, the first one on ties. A NaN (floating T) counts as both the
 // smallest and the largest, so the first NaN's index is the result where there is one, as numpy's.
-//   anycl_argmin_partial, anycl_argmax_partial (the host combines the partials)
+//   anycl_argmin_partial, anycl_argmax_partial (the host combines the partials), and with
+//   -DANYCL_EXPR -DANYCL_ONLY_AXIS anycl_arg{min,max}_{axis,axis_final}: the index along an axis
+//   of each line of an expression's values (reduce_engine.h)
 // Options: -DT=<element type>, -DANYCL_LOWEST/-DANYCL_HIGHEST for integer T (as reduce.cl),
 // -DANYCL_STRIDED or -DANYCL_EXPR (reduce_access.h), -DANYCL_REDUCE_GROUPED (the GPU shape), and
 // -DANYCL_ARG_OP=0 (argmin) or 1 (argmax) for one kernel a program, and -DANYCL_MASK16=<the
@@ -57,7 +59,8 @@ inline anycl_arg anycl_argmax_op(anycl_arg a, anycl_arg b) {
 #define ANYCL_ARG_MAX_NEUTRAL anycl_arg_at((T)(-INFINITY), ULONG_MAX)
 #endif
 
-#if !defined(ANYCL_REDUCE_GROUPED) && !defined(ANYCL_STRIDED) && defined(ANYCL_MASK16)
+#if !defined(ANYCL_REDUCE_GROUPED) && !defined(ANYCL_STRIDED) && defined(ANYCL_MASK16) && \
+    !defined(ANYCL_ONLY_AXIS)
 // The CPU shape, explicitly vectorised: each work-item keeps the best of 16 lanes over its
 // contiguous chunk (a later element replaces a lane's only when strictly better, so each lane
 // keeps its first), then combines the lanes in the total order above. Compilers do not vectorise
@@ -120,6 +123,10 @@ ANYCL_ARG_PARTIAL(anycl_argmin_partial, anycl_argmin_op, <, ANYCL_ARG_MIN_NEUTRA
 #define ANYCL_R_OP(a, b) anycl_argmin_op(a, b)
 #define ANYCL_R_NEUTRAL ANYCL_ARG_MIN_NEUTRAL
 #define ANYCL_R_MAP(i) anycl_arg_at(ANYCL_X(i), (i))
+// Along an axis (expressions): the index along the axis, the first on ties.
+#define ANYCL_R_AXIS_MAP(k, j) anycl_arg_at(ANYCL_X(k), (j))
+#define ANYCL_R_OUT ulong
+#define ANYCL_R_STORE(v) ((v).i)
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
@@ -135,6 +142,10 @@ ANYCL_ARG_PARTIAL(anycl_argmax_partial, anycl_argmax_op, >, ANYCL_ARG_MAX_NEUTRA
 #define ANYCL_R_OP(a, b) anycl_argmax_op(a, b)
 #define ANYCL_R_NEUTRAL ANYCL_ARG_MAX_NEUTRAL
 #define ANYCL_R_MAP(i) anycl_arg_at(ANYCL_X(i), (i))
+// Along an axis (expressions): the index along the axis, the first on ties.
+#define ANYCL_R_AXIS_MAP(k, j) anycl_arg_at(ANYCL_X(k), (j))
+#define ANYCL_R_OUT ulong
+#define ANYCL_R_STORE(v) ((v).i)
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"

@@ -13,10 +13,11 @@
 //                       `int anycl_predicate(T x)` (count_if)
 //   -DANYCL_EXPR        elements computed by a generated expression (anycl::sum(x * y)): the
 //                       generated source defines ANYCL_EXPR_PARAMS (its parameters) and
-//                       ANYCL_EXPR_AT(k) (the value of element k) before including this file;
-//                       whole-array kernels only, and no dot; with -DANYCL_EXPR_OP=<n> only
-//                       one operation's kernel (0 sum, 1 min, 2 max, 3 any, 4 all), so each
-//                       expression's program holds the kernel its call launches
+//                       ANYCL_EXPR_AT(k) (the value of element k, row-major) before including
+//                       this file; no dot; with -DANYCL_EXPR_OP=<n> only one operation's
+//                       kernels (0 sum, 1 min, 2 max, 3 any, 4 all), so each expression's
+//                       program holds the kernels its call launches. Its axis kernels (with
+//                       ANYCL_ONLY_AXIS) also count (ANYCL_ONLY_COUNT), and any/all give int
 //   -DANYCL_ONLY_WHOLE  only the whole-array kernels (_partial); -DANYCL_ONLY_AXIS only the
 //                       axis kernels (_axis, _axis_final). The library builds one or the other, so
 //                       a program holds the kernels one kind of call uses: POCL compiles every
@@ -142,9 +143,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_NEUTRAL ((ACC2)(0, 0))
 #ifndef ANYCL_STRIDED
 #define ANYCL_R_LOAD(v) ((ACC2)((v), 0))
+#endif
 #define ANYCL_R_OUT T
 #define ANYCL_R_STORE(v) ((v).x + (v).y)
-#endif
 #define ANYCL_R_MAP(i) ((ACC2)(ANYCL_X(i), 0))
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
@@ -199,6 +200,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_OP(a, b) anycl_or_op(a, b)
 #define ANYCL_R_NEUTRAL 0u
 #define ANYCL_R_MAP(i) (ANYCL_X(i) != (T)0 ? 1u : 0u)
+// Along an axis (expressions): int 0 or 1, as comparisons give.
+#define ANYCL_R_OUT int
+#define ANYCL_R_STORE(v) ((int)(v))
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"
@@ -210,6 +214,9 @@ ANYCL_CSUM_PARTIAL(anycl_sum_partial, ANYCL_SUM16, ANYCL_SUM1, ANYCL_X_PARAMS, A
 #define ANYCL_R_OP(a, b) anycl_and_op(a, b)
 #define ANYCL_R_NEUTRAL 1u
 #define ANYCL_R_MAP(i) (ANYCL_X(i) != (T)0 ? 1u : 0u)
+// Along an axis (expressions): int 0 or 1, as comparisons give.
+#define ANYCL_R_OUT int
+#define ANYCL_R_STORE(v) ((int)(v))
 #define ANYCL_R_PARAMS ANYCL_X_PARAMS
 #define ANYCL_R_PROLOGUE ANYCL_X_PROLOGUE
 #include "reduce_engine.h"

@@ -10,7 +10,9 @@
 //   ANYCL_R_PROLOGUE    statements run first in the partial kernel (e.g. `x += x__off;`)
 // and optionally ANYCL_R_LOAD(v) (an element's value as an accumulator), which adds the axis
 // kernels ANYCL_R_KERNEL(axis) and ANYCL_R_KERNEL(axis_final), writing ANYCL_R_OUT elements
-// (ANYCL_R_STORE(acc) of an accumulator; by default the accumulator itself), and
+// (ANYCL_R_STORE(acc) of an accumulator; by default the accumulator itself; with -DANYCL_EXPR
+// the axis kernels exist without ANYCL_R_LOAD and read ANYCL_R_AXIS_MAP(k, j), element k at
+// index j along the axis, by default ANYCL_R_MAP(k)), and
 // ANYCL_R_NO_PARTIAL when the includer writes ANYCL_R_KERNEL(partial) itself. It #undefs them all at the end.
 // -DANYCL_ONLY_WHOLE leaves the axis kernels out, -DANYCL_ONLY_AXIS the partial and final ones;
 // ANYCL_NO_FINAL (defined by the includer, for all its instances) the final ones, for partials
@@ -128,11 +130,52 @@ kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
 #endif  // !ANYCL_NO_FINAL
 #endif  // !ANYCL_ONLY_AXIS
 
-#if defined(ANYCL_R_LOAD) && !defined(ANYCL_ONLY_WHOLE)
+#if (defined(ANYCL_R_LOAD) || defined(ANYCL_EXPR)) && !defined(ANYCL_ONLY_WHOLE)
 #ifndef ANYCL_R_OUT
 #define ANYCL_R_OUT ANYCL_R_ACC
 #define ANYCL_R_STORE(v) (v)
 #endif
+#ifdef ANYCL_EXPR
+#ifndef ANYCL_R_AXIS_MAP
+#define ANYCL_R_AXIS_MAP(k, j) ANYCL_R_MAP(k)
+#endif
+// The axis kernel of an expression (-DANYCL_EXPR): task w (as below) reduces the values
+// ANYCL_R_AXIS_MAP(k, j) of output o = w / splits, k = (o / inner) * len * inner + j * inner +
+// o % inner for j in its segment: the row-major elements of the expression's shape along the
+// axis, of extent len, with `inner` elements after it.
+kernel void ANYCL_R_KERNEL(axis)(ulong anycl_inner, ulong anycl_len, ulong anycl_splits,
+                                 ulong anycl_seg, ulong anycl_tasks, ulong anycl_chunk,
+                                 global uchar* anycl_out, ulong anycl_out_off, ANYCL_R_PARAMS) {
+  ANYCL_R_PROLOGUE
+  ANYCL_FOR_EACH(anycl_w, anycl_tasks, anycl_chunk) {
+    const ulong anycl_o = anycl_w / anycl_splits;
+    const ulong anycl_j0 = (anycl_w - anycl_o * anycl_splits) * anycl_seg;
+    const ulong anycl_j1 = min(anycl_len, anycl_j0 + anycl_seg);
+    const ulong anycl_outer = anycl_o / anycl_inner;
+    const ulong anycl_base =
+        anycl_outer * anycl_len * anycl_inner + (anycl_o - anycl_outer * anycl_inner);
+    ANYCL_R_ACC anycl_stack[ANYCL_R_STACK];
+    uint anycl_top = 0;
+    ulong anycl_count = 0;
+    ulong anycl_j = anycl_j0;
+    while (anycl_j < anycl_j1) {
+      const ulong anycl_e = min(anycl_j1, anycl_j + 8);
+      ANYCL_R_ACC anycl_t = ANYCL_R_AXIS_MAP((anycl_base + anycl_j * anycl_inner), anycl_j);
+      for (++anycl_j; anycl_j < anycl_e; ++anycl_j)
+        anycl_t = ANYCL_R_OP(anycl_t,
+                             ANYCL_R_AXIS_MAP((anycl_base + anycl_j * anycl_inner), anycl_j));
+      ANYCL_R_PUSH(anycl_stack, anycl_top, anycl_count, anycl_t);
+    }
+    ANYCL_R_ACC anycl_acc = ANYCL_R_NEUTRAL;
+    if (anycl_top > 0) anycl_acc = anycl_stack[--anycl_top];
+    while (anycl_top > 0) anycl_acc = ANYCL_R_OP(anycl_stack[--anycl_top], anycl_acc);
+    if (anycl_splits == 1)
+      ((global ANYCL_R_OUT*)anycl_out)[anycl_out_off + anycl_w] = ANYCL_R_STORE(anycl_acc);
+    else
+      ((global ANYCL_R_ACC*)anycl_out)[anycl_out_off + anycl_w] = anycl_acc;
+  }
+}
+#else
 // Task w (of `tasks` = outputs * splits) reduces part w % splits of output o = w / splits: the
 // elements j in [s * seg, min(len, (s + 1) * seg)) at x[base(o) + j * ast], where base(o) is the
 // position of output o (row-major over the extents `oext` of the output, with the input's strides
@@ -169,6 +212,7 @@ kernel void ANYCL_R_KERNEL(axis)(global const T* x, ulong x_off, ulong4 oext, ul
       ((global ANYCL_R_ACC*)out)[out_off + w] = acc;
   }
 }
+#endif  // ANYCL_EXPR
 
 // Output o combines its `splits` partials part[o * splits ...] pairwise (in place) into out[o].
 kernel void ANYCL_R_KERNEL(axis_final)(global ANYCL_R_ACC* part, ulong splits, ulong outputs,
@@ -187,6 +231,7 @@ kernel void ANYCL_R_KERNEL(axis_final)(global ANYCL_R_ACC* part, ulong splits, u
 #undef ANYCL_R_OP
 #undef ANYCL_R_NEUTRAL
 #undef ANYCL_R_MAP
+#undef ANYCL_R_AXIS_MAP
 #undef ANYCL_R_PARAMS
 #undef ANYCL_R_PROLOGUE
 #undef ANYCL_R_LOAD

@@ -17,6 +17,8 @@
 #include "anycl/error.hpp"
 #include "anycl/event.hpp"
 #include "anycl/fft.hpp"
+#include "anycl/histogram.hpp"
+#include "anycl/indexing.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"
 #include "anycl/nd_range.hpp"

@@ -66,7 +66,8 @@ struct reduction_spec {
 enum class reduce_op : unsigned char { sum, min, max, any, all, argmin, argmax };
 
 /// One built-in reduction, the single entry point of the forms below: `op` over every element of
-/// `a` (a view in any layout), or along `axis` (sum, min, max); with `b`, the dot product
+/// `a` (a view in any layout), or along `axis` (of arrays sum, min, max; of expressions also any,
+/// all and counts); with `b`, the dot product
 /// sum(a[k] * b[k]) of equal shapes and types (op is sum); with `predicate`, the number of elements
 /// for which that OpenCL expression in `x` is true. `what` names the calling function in messages.
 /// `plan`, when given, overrides the device's launch shape (a GPU-shaped plan runs the GPU code on
@@ -81,15 +82,16 @@ struct reduce_request {
   const std::string* predicate = nullptr;
   std::optional<unsigned> axis;
   const launch_plan* plan = nullptr;
-  /// Instead of `a`'s elements, the values of this expression (whole-array forms, no dot; `a` is
-  /// its first array operand). With `predicate`, counts the values for which it holds.
+  /// Instead of `a`'s elements, the values of this expression (no dot; `a` is its first array
+  /// operand). With `predicate`, counts the values for which it holds.
   const expression_code* expr = nullptr;
 };
 
 /// Runs `r`. Over every element: writes the result into `result` (the accumulator type: 64-bit for
 /// integer sums, T otherwise, a 32-bit 0/1 for any/all, std::uint64_t for a count) and returns an
 /// empty array_core. Along an axis: returns the result, with that axis removed (shape (1) for a
-/// 1-D input) and the accumulator's element type; `result` is unused. Throws
+/// 1-D input) and the accumulator's element type (int32 0/1 for any and all, uint64 counts);
+/// `result` is unused. Throws
 /// std::invalid_argument for min/max of no elements, a bad axis, mismatched dot operands, an empty
 /// predicate or a default-constructed array.
 ANYCL_EXPORT array_core reduce_builtin(const reduce_request& r, void* result);
@@ -240,6 +242,11 @@ R reduce_expression(const E& e, reduce_op op, const char* what,
 }
 template <class E>
 using if_expression_t = std::enable_if_t<is_expression_v<E>>;
+/// count_if's predicate for expressions: the value is non-zero.
+inline const std::string& nonzero_predicate() {
+  static const std::string p = "x != (T)0";
+  return p;
+}
 }  // namespace detail
 
 /// The sum of an element-wise expression's values, computed inside the reduction's kernel:
@@ -263,9 +270,8 @@ typename E::value_type max(const E& e) {
 /// How many values of an expression are non-zero: `anycl::count_if(x > 0.5f)`.
 template <class E, class = detail::if_expression_t<E>>
 std::uint64_t count_if(const E& e) {
-  static const std::string nonzero = "x != (T)0";
   return detail::reduce_expression<std::uint64_t>(e, detail::reduce_op::sum, "anycl::count_if",
-                                                  &nonzero);
+                                                  &detail::nonzero_predicate());
 }
 /// Whether some value of an expression is non-zero (false when it has no elements).
 template <class E, class = detail::if_expression_t<E>>
@@ -328,6 +334,157 @@ array<T> max(const array<T>& a, axis ax) {
       is_real_element_v<T>,
       "AnyCL: anycl::max works on real element types (complex arrays hold data for BLAS and FFT)");
   return array<T>(detail::reduce_along(a.core(), ax.index, detail::reduce_op::max, "anycl::max"));
+}
+
+/// Asks an axis reduction to keep the reduced axis, with extent 1, so that its result broadcasts
+/// back against the input, as numpy's keepdims=True: `x - anycl::mean(x, axis{1}, keepdims)`.
+struct keepdims_t {
+  explicit constexpr keepdims_t() = default;
+};
+inline constexpr keepdims_t keepdims{};
+
+namespace detail {
+/// The element type of an array or expression.
+template <class X>
+using value_of_t = typename bare_t<X>::value_type;
+/// `r`, a reduction along `axis` of an operand of shape `in`, reshaped to `in` with that axis of
+/// extent 1.
+inline array_core keep_axis(const array_core& r, const anycl::shape& in, unsigned axis) {
+  std::vector<std::size_t> e(in.extents().begin(), in.extents().begin() + in.dims());
+  e[axis] = 1;
+  return r.reshape(anycl::shape(e));
+}
+/// `op` along `ax` of the values of an expression (or of an array, through describe()), fused
+/// into the reduction's kernel, as an array of R; with `keep`, keeping the axis (keepdims).
+template <class R, class X>
+array<R> reduce_expression_along(const X& x, axis ax, reduce_op op, const char* what, bool keep,
+                                 const std::string* predicate = nullptr) {
+  const expression_code code = describe(x);
+  reduce_request q(code.arrays.front(), op, what);
+  q.expr = &code;
+  q.predicate = predicate;
+  q.axis = ax.index;
+  array_core r = reduce_builtin(q, nullptr);
+  return array<R>(keep ? keep_axis(r, code.extents, ax.index) : r);
+}
+/// An array's reduction `r` along `ax`, with the axis kept.
+template <class R, class T>
+array<R> keep_axis(const array<R>& r, const array<T>& x, axis ax) {
+  return array<R>(keep_axis(r.core(), x.shape(), ax.index));
+}
+}  // namespace detail
+
+/// Sums of an expression's values along axis `ax`, fused into the reduction's kernel
+/// (`anycl::sum(x * y, axis{1})`, the row-wise dot products); as sum(array, axis) otherwise.
+template <class E, class = detail::if_expression_t<E>>
+array<sum_type_t<typename E::value_type>> sum(const E& e, axis ax) {
+  return detail::reduce_expression_along<sum_type_t<typename E::value_type>>(
+      e, ax, detail::reduce_op::sum, "anycl::sum", false);
+}
+/// Minima of an expression's values along `ax`; as min(array, axis) otherwise.
+template <class E, class = detail::if_expression_t<E>>
+array<typename E::value_type> min(const E& e, axis ax) {
+  return detail::reduce_expression_along<typename E::value_type>(e, ax, detail::reduce_op::min,
+                                                                 "anycl::min", false);
+}
+/// Maxima of an expression's values along `ax` (`anycl::max(abs(a - b), axis{0})`).
+template <class E, class = detail::if_expression_t<E>>
+array<typename E::value_type> max(const E& e, axis ax) {
+  return detail::reduce_expression_along<typename E::value_type>(e, ax, detail::reduce_op::max,
+                                                                 "anycl::max", false);
+}
+/// How many values along `ax` of an array or expression are non-zero
+/// (`anycl::count_if(x > 0.5f, axis{1})`): uint64_t counts, 0 along an axis of extent 0.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> count_if(const X& x, axis ax) {
+  return detail::reduce_expression_along<std::uint64_t>(
+      x, ax, detail::reduce_op::sum, "anycl::count_if", false, &detail::nonzero_predicate());
+}
+/// Whether some value along `ax` is non-zero: int32_t 1 or 0 (0 along an axis of extent 0).
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::int32_t> any(const X& x, axis ax) {
+  return detail::reduce_expression_along<std::int32_t>(x, ax, detail::reduce_op::any, "anycl::any",
+                                                       false);
+}
+/// Whether every value along `ax` is non-zero: int32_t 1 or 0 (1 along an axis of extent 0).
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::int32_t> all(const X& x, axis ax) {
+  return detail::reduce_expression_along<std::int32_t>(x, ax, detail::reduce_op::all, "anycl::all",
+                                                       false);
+}
+
+/// The index along `ax` of each line's smallest value, as argmin() of the line (the first on
+/// ties, a NaN first): uint64_t indices. Throws std::invalid_argument for an axis of extent 0.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> argmin(const X& x, axis ax) {
+  return detail::reduce_expression_along<std::uint64_t>(x, ax, detail::reduce_op::argmin,
+                                                        "anycl::argmin", false);
+}
+/// The index along `ax` of each line's largest value, as argmax() of the line.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> argmax(const X& x, axis ax) {
+  return detail::reduce_expression_along<std::uint64_t>(x, ax, detail::reduce_op::argmax,
+                                                        "anycl::argmax", false);
+}
+
+// --- the same, keeping the reduced axis ---
+
+/// sum(x, ax) with the axis kept at extent 1 (keepdims), for arrays and expressions.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<sum_type_t<detail::value_of_t<X>>> sum(const X& x, axis ax, keepdims_t) {
+  if constexpr (detail::is_array_v<X>)
+    return detail::keep_axis(anycl::sum(x, ax), x, ax);
+  else
+    return detail::reduce_expression_along<sum_type_t<detail::value_of_t<X>>>(
+        x, ax, detail::reduce_op::sum, "anycl::sum", true);
+}
+/// min(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<detail::value_of_t<X>> min(const X& x, axis ax, keepdims_t) {
+  if constexpr (detail::is_array_v<X>)
+    return detail::keep_axis(anycl::min(x, ax), x, ax);
+  else
+    return detail::reduce_expression_along<detail::value_of_t<X>>(x, ax, detail::reduce_op::min,
+                                                                  "anycl::min", true);
+}
+/// max(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<detail::value_of_t<X>> max(const X& x, axis ax, keepdims_t) {
+  if constexpr (detail::is_array_v<X>)
+    return detail::keep_axis(anycl::max(x, ax), x, ax);
+  else
+    return detail::reduce_expression_along<detail::value_of_t<X>>(x, ax, detail::reduce_op::max,
+                                                                  "anycl::max", true);
+}
+/// count_if(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> count_if(const X& x, axis ax, keepdims_t) {
+  return detail::reduce_expression_along<std::uint64_t>(
+      x, ax, detail::reduce_op::sum, "anycl::count_if", true, &detail::nonzero_predicate());
+}
+/// any(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::int32_t> any(const X& x, axis ax, keepdims_t) {
+  return detail::reduce_expression_along<std::int32_t>(x, ax, detail::reduce_op::any, "anycl::any",
+                                                       true);
+}
+/// all(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::int32_t> all(const X& x, axis ax, keepdims_t) {
+  return detail::reduce_expression_along<std::int32_t>(x, ax, detail::reduce_op::all, "anycl::all",
+                                                       true);
+}
+/// argmin(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> argmin(const X& x, axis ax, keepdims_t) {
+  return detail::reduce_expression_along<std::uint64_t>(x, ax, detail::reduce_op::argmin,
+                                                        "anycl::argmin", true);
+}
+/// argmax(x, ax) with the axis kept.
+template <class X, class = std::enable_if_t<detail::is_typed_v<X>>>
+array<std::uint64_t> argmax(const X& x, axis ax, keepdims_t) {
+  return detail::reduce_expression_along<std::uint64_t>(x, ax, detail::reduce_op::argmax,
+                                                        "anycl::argmax", true);
 }
 
 // --- user reductions ---

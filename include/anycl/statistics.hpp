@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Statistics of arrays and of element-wise expressions, as numpy's: mean, var, std and norm,
-// each one or two fused reductions (anycl/reduce.hpp).
+// Statistics of arrays and of element-wise expressions, as numpy's: mean, var, std and norm, of
+// all values or along one axis (with keepdims), each one or two fused reductions
+// (anycl/reduce.hpp).
 #pragma once
 
 #include <cmath>
@@ -23,20 +24,22 @@ using mean_type_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
 
 namespace detail {
 
-/// The element type of an array or expression.
-template <class X>
-using value_of_t = typename bare_t<X>::value_type;
-
 template <class X>
 inline constexpr bool is_statistic_operand_v = is_typed_v<X>;
+
+/// The shape of an array or an expression's value.
+template <class X>
+anycl::shape shape_of(const X& x) {
+  if constexpr (is_array_v<X>)
+    return x.shape();
+  else
+    return describe(x).extents;
+}
 
 /// The number of elements of an array or an expression's value.
 template <class X>
 std::size_t element_count(const X& x) {
-  if constexpr (is_array_v<X>)
-    return x.size();
-  else
-    return describe(x).size();
+  return shape_of(x).size();
 }
 
 template <class X>
@@ -87,6 +90,82 @@ template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
 detail::value_of_t<X> norm(const X& x) {
   detail::require_floating_statistic<X>();
   return std::sqrt(anycl::sum(x * x));
+}
+
+namespace detail {
+
+template <class X>
+array<mean_type_t<value_of_t<X>>> mean_along(const X& x, axis ax, bool keep) {
+  using R = mean_type_t<value_of_t<X>>;
+  const auto s = keep ? anycl::sum(x, ax, keepdims) : anycl::sum(x, ax);  // checks the axis
+  const std::size_t n = shape_of(x)[ax.index];
+  return array<R>(cast<R>(s) / static_cast<R>(n));
+}
+
+template <class X>
+array<value_of_t<X>> var_along(const X& x, axis ax, std::size_t ddof, bool keep) {
+  using T = value_of_t<X>;
+  require_floating_statistic<X>();
+  const array<T> m = mean_along(x, ax, true);
+  const std::size_t n = shape_of(x)[ax.index];
+  if (n <= ddof)
+    throw std::invalid_argument("anycl::var: axis " + std::to_string(ax.index) + " has " +
+                                std::to_string(n) + " element" + (n == 1 ? "" : "s") +
+                                " with ddof " + std::to_string(ddof) +
+                                " (the divisor n - ddof must be positive)");
+  const auto sq =
+      keep ? anycl::sum((x - m) * (x - m), ax, keepdims) : anycl::sum((x - m) * (x - m), ax);
+  return array<T>(sq / static_cast<T>(n - ddof));
+}
+
+}  // namespace detail
+
+/// Means along axis `ax` (`anycl::mean(m, axis{0})`, the column means of a matrix): the sums
+/// along it divided by its extent, NaN along an axis of extent 0. mean_type_t elements; the axis
+/// is removed from the shape (a 1-D input gives shape (1)).
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<mean_type_t<detail::value_of_t<X>>> mean(const X& x, axis ax) {
+  return detail::mean_along(x, ax, false);
+}
+/// Means along `ax`, the axis kept with extent 1, so that they broadcast back:
+/// `x - anycl::mean(x, axis{1}, keepdims)` centres each row.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<mean_type_t<detail::value_of_t<X>>> mean(const X& x, axis ax, keepdims_t) {
+  return detail::mean_along(x, ax, true);
+}
+/// Variances along `ax`, two passes as var(x, ddof). Throws std::invalid_argument when the axis's
+/// extent n is at most ddof.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> var(const X& x, axis ax, std::size_t ddof = 0) {
+  return detail::var_along(x, ax, ddof, false);
+}
+/// Variances along `ax`, the axis kept.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> var(const X& x, axis ax, keepdims_t, std::size_t ddof = 0) {
+  return detail::var_along(x, ax, ddof, true);
+}
+/// Standard deviations along `ax`: sqrt(var(x, ax, ddof)).
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> std(const X& x, axis ax, std::size_t ddof = 0) {
+  return array<detail::value_of_t<X>>(sqrt(detail::var_along(x, ax, ddof, false)));
+}
+/// Standard deviations along `ax`, the axis kept: `(x - mean(x, ax, keepdims)) / std(x, ax,
+/// keepdims)` standardises along it.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> std(const X& x, axis ax, keepdims_t, std::size_t ddof = 0) {
+  return array<detail::value_of_t<X>>(sqrt(detail::var_along(x, ax, ddof, true)));
+}
+/// Euclidean norms along `ax` (numpy.linalg.norm(x, axis=ax)); 0 along an axis of extent 0.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> norm(const X& x, axis ax) {
+  detail::require_floating_statistic<X>();
+  return array<detail::value_of_t<X>>(sqrt(anycl::sum(x * x, ax)));
+}
+/// Euclidean norms along `ax`, the axis kept: `x / norm(x, axis{1}, keepdims)` normalises rows.
+template <class X, class = std::enable_if_t<detail::is_statistic_operand_v<X>>>
+array<detail::value_of_t<X>> norm(const X& x, axis ax, keepdims_t) {
+  detail::require_floating_statistic<X>();
+  return array<detail::value_of_t<X>>(sqrt(anycl::sum(x * x, ax, keepdims)));
 }
 
 }  // namespace anycl

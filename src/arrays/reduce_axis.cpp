@@ -15,11 +15,7 @@ namespace {
 
 void check_axis(const array_core& a, unsigned axis, reduce_op op, const char* what) {
   require_array(a, what);
-  const unsigned d = a.layout().extents.dims();
-  if (axis >= d)
-    throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) +
-                                " of an array with " + std::to_string(d) + " dimension" +
-                                (d == 1 ? "" : "s"));
+  require_axis(axis, a.layout().extents, what);
   if (op != reduce_op::sum && op != reduce_op::min && op != reduce_op::max)
     throw std::invalid_argument(std::string(what) + ": only sum, min and max reduce along an axis");
 }
@@ -38,34 +34,6 @@ array_layout output_layout(const array_layout& l, unsigned axis) {
   ol.extents = anycl::shape(ext);
   ol.offset = l.offset;
   return ol;
-}
-
-// Each of m outputs' axes of `len` elements in `splits` segments of `seg`, so that there are at
-// least as many tasks as work-items.
-struct segments {
-  std::size_t splits, seg, tasks;
-};
-
-segments split_axis(const device_profile& prof, const command_queue& q, std::size_t m,
-                    std::size_t len, std::size_t es) {
-  const std::size_t want =
-      prof.cpu ? std::size_t{4} * prof.compute_units : plan_launch(q, m * len, es).global;
-  std::size_t splits = 1;
-  if (m < want) splits = std::min(ceil_div(want, m), std::max<std::size_t>(1, len / 4096));
-  const std::size_t seg = ceil_div(len, splits);
-  splits = ceil_div(len, seg);
-  return {splits, seg, m * splits};
-}
-
-// The launch shape for `count` tasks: a few per compute unit, one work-item per group, on a CPU.
-launch_plan task_plan(const device_profile& prof, std::size_t count, std::size_t es) {
-  if (!prof.cpu) return plan_for(prof, count, es);
-  launch_plan p;
-  const std::size_t items = std::min(count, std::size_t{4} * prof.compute_units);
-  p.chunk = ceil_div(count, items);
-  p.global = ceil_div(count, p.chunk);
-  p.local = 1;
-  return p;
 }
 
 // The tasks' kernel, into `out` or into per-segment scratch that the final kernel combines.
@@ -90,12 +58,47 @@ event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_lay
                    cl_ulong(0));
   if (s.splits == 1) return e;
   kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis_final", o);
-  const launch_plan p2 = task_plan(prof, m, es);
-  return launch(k2, q, p2.range(), wait_list{e}, scratch, cl_ulong(s.splits), cl_ulong(m),
-                cl_ulong(p2.chunk), out.buffer(), cl_ulong(0));
+  return combine_segments(q, prof, k2, s, m, es, e, scratch, out.buffer());
 }
 
 }  // namespace
+
+void require_axis(unsigned axis, const anycl::shape& s, const char* what) {
+  const unsigned d = s.dims();
+  if (axis >= d)
+    throw std::invalid_argument(std::string(what) + ": axis " + std::to_string(axis) +
+                                " of an operand of shape " + s.str() + ", which has " +
+                                std::to_string(d) + " dimension" + (d == 1 ? "" : "s"));
+}
+
+segments split_axis(const device_profile& prof, const command_queue& q, std::size_t m,
+                    std::size_t len, std::size_t es) {
+  const std::size_t want =
+      prof.cpu ? std::size_t{4} * prof.compute_units : plan_launch(q, m * len, es).global;
+  std::size_t splits = 1;
+  if (m < want) splits = std::min(ceil_div(want, m), std::max<std::size_t>(1, len / 4096));
+  const std::size_t seg = ceil_div(len, splits);
+  splits = ceil_div(len, seg);
+  return {splits, seg, m * splits};
+}
+
+launch_plan task_plan(const device_profile& prof, std::size_t count, std::size_t es) {
+  if (!prof.cpu) return plan_for(prof, count, es);
+  launch_plan p;
+  const std::size_t items = std::min(count, std::size_t{4} * prof.compute_units);
+  p.chunk = ceil_div(count, items);
+  p.global = ceil_div(count, p.chunk);
+  p.local = 1;
+  return p;
+}
+
+event combine_segments(const command_queue& q, const device_profile& prof, const kernel& final_k,
+                       const segments& s, std::size_t m, std::size_t es, const event& first,
+                       const anycl::buffer& scratch, const anycl::buffer& out) {
+  const launch_plan p = task_plan(prof, m, es);
+  return launch(final_k, q, p.range(), wait_list{first}, scratch, cl_ulong(s.splits), cl_ulong(m),
+                cl_ulong(p.chunk), out, cl_ulong(0));
+}
 
 array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what) {
   check_axis(a, axis, op, what);

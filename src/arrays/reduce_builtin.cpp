@@ -280,6 +280,7 @@ std::uint64_t reduce_count(const array_core& a, const std::string& predicate, co
 }  // namespace
 
 array_core reduce_builtin(const reduce_request& r, void* result) {
+  if (r.axis && r.expr) return reduce_expression_axis(*r.expr, *r.axis, r.op, r.predicate, r.what);
   if (r.axis) return reduce_axis(*r.a, *r.axis, r.op, r.what);
   if (r.expr) {
     reduce_expression(*r.expr, r.op, r.predicate, result, r.what, r.plan);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reductions of element-wise expressions (anycl::sum(x * y), anycl::max(abs(a - b)),
-// anycl::count_if(x > 0.5f)): reduce.cl's whole-array kernels over the expression's value, one
-// generated program per expression shape and element type, so no temporary is written.
+// anycl::count_if(x > 0.5f)), whole or along an axis: reduce.cl's kernels over the expression's
+// value, one generated program per expression shape, element type and operation, so no temporary
+// is written.
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,20 @@ std::string expression_reduce_source(const expression_code& code, const std::str
   src += "#define ANYCL_EXPR_AT(k) (" + code.value + ")\n";
   if (predicate) src += predicate_source(*predicate);
   return src + (arg ? "#include \"anycl/argreduce.cl\"\n" : "#include \"anycl/reduce.cl\"\n");
+}
+
+// The expression's kernel arguments, valid while `code` lives.
+std::vector<kernel_arg> expression_kernel_args(const expression_code& code) {
+  std::vector<kernel_arg> args;
+  args.reserve(code.args.size());
+  for (const expression_arg& a : code.args) args.push_back(launch_arg(a));
+  return args;
+}
+
+std::vector<event> expression_dependencies(const expression_code& code) {
+  std::vector<event> deps;
+  for (const array_core& a : code.arrays) add_dependency(deps, a);
+  return deps;
 }
 
 // The result type of comparing two 16-lane vectors of elements of `bytes` bytes in OpenCL C.
@@ -62,20 +78,98 @@ void reduce_expression(const expression_code& code, reduce_op op, const std::str
   const std::string name = predicate ? "anycl_count_partial" : op_name(op) + "_partial";
   kernel k = generated_kernel(q, expression_reduce_source(code, predicate, is_arg(op)),
                               "anycl-expression-reduce", name, o);
-  std::vector<kernel_arg> args;
-  args.reserve(code.args.size());
-  for (const expression_arg& a : code.args) args.push_back(launch_arg(a));
-  std::vector<event> deps;
-  for (const array_core& a : code.arrays) add_dependency(deps, a);
+  const std::vector<kernel_arg> args = expression_kernel_args(code);
   unsigned char acc[16] = {};
   const std::size_t acc_size = predicate ? sizeof(std::uint64_t) : device_acc_size(t, op);
-  event e = stages_to_host(q, k, combine, acc_size, n, p, args.data(), args.size(), deps, acc);
+  event e = stages_to_host(q, k, combine, acc_size, n, p, args.data(), args.size(),
+                           expression_dependencies(code), acc);
   for (const array_core& a : code.arrays) a.record(e);
   if (predicate) {
     std::memcpy(result, acc, sizeof(std::uint64_t));
   } else {
     finish_reduction(t, op, acc, result);
   }
+}
+
+namespace {
+
+// What one line along the axis reduces to: a count, int 0/1 for any and all, else the
+// accumulator of the whole-array form.
+scalar_type axis_result_type(scalar_type t, reduce_op op, const std::string* predicate) {
+  if (predicate) return scalar_type::u64;
+  if (op == reduce_op::any || op == reduce_op::all) return scalar_type::i32;
+  return acc_type(t, op);
+}
+
+// `out` for a line of no values: 0 for sums and counts, 0 for any, 1 for all; no minimum,
+// maximum or index of one exists.
+void fill_empty_lines(const array_core& out, reduce_op op, const std::string* predicate,
+                      unsigned axis, const char* what) {
+  if (!predicate && (op == reduce_op::min || op == reduce_op::max || is_arg(op)))
+    throw std::invalid_argument(
+        std::string(what) + ": axis " + std::to_string(axis) + " has extent 0 (" +
+        (is_arg(op) ? "no element to give the index of" : "a minimum or maximum of no elements") +
+        ")");
+  const std::uint64_t v64 = !predicate && op == reduce_op::all ? 1 : 0;
+  const std::int32_t v32 = static_cast<std::int32_t>(v64);
+  out.fill(out.type() == scalar_type::i32 ? static_cast<const void*>(&v32) : &v64);
+}
+
+}  // namespace
+
+array_core reduce_expression_axis(const expression_code& code, unsigned axis, reduce_op op,
+                                  const std::string* predicate, const char* what) {
+  require_axis(axis, code.extents, what);
+  const scalar_type t = code.element;
+  std::vector<std::size_t> ext;
+  for (unsigned i = 0; i < code.extents.dims(); ++i)
+    if (i != axis) ext.push_back(code.extents[i]);
+  if (ext.empty()) ext.push_back(1);
+  const command_queue& q = code.queue();
+  array_core out(q, axis_result_type(t, op, predicate), anycl::shape(ext));
+  const std::size_t m = out.layout().extents.size(), len = code.extents[axis];
+  if (m == 0) return out;
+  if (len == 0) {
+    fill_empty_lines(out, op, predicate, axis, what);
+    return out;
+  }
+  std::size_t inner = 1;
+  for (unsigned i = axis + 1; i < code.extents.dims(); ++i) inner *= code.extents[i];
+  const device_profile prof = profile(q);
+  const std::size_t es = size_of(t);
+  const segments s = split_axis(prof, q, m, len, es);
+  build_options o = axis_options(q, t);
+  o.define("ANYCL_EXPR");
+  if (predicate)
+    o.define("ANYCL_ONLY_COUNT");
+  else if (is_arg(op))
+    o.define("ANYCL_ARG_OP", op == reduce_op::argmin ? "0" : "1");
+  else
+    o.define("ANYCL_EXPR_OP", std::to_string(static_cast<unsigned>(op)));
+  const std::string src = expression_reduce_source(code, predicate, is_arg(op));
+  const std::string name = predicate ? "anycl_count" : op_name(op);
+  kernel k1 = generated_kernel(q, src, "anycl-expression-reduce", name + "_axis", o);
+  anycl::buffer scratch;
+  const std::size_t acc_size = predicate ? sizeof(std::uint64_t) : device_acc_size(t, op);
+  if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * acc_size);
+  const launch_plan p1 = task_plan(prof, s.tasks, es);
+  const cl_ulong head[6] = {inner, len, s.splits, s.seg, s.tasks, p1.chunk};
+  std::vector<kernel_arg> args;
+  for (const cl_ulong& v : head) args.push_back(arg_traits<cl_ulong>::make(v));
+  args.push_back(arg_traits<anycl::buffer>::make(s.splits > 1 ? scratch : out.buffer()));
+  const cl_ulong out_off = 0;
+  args.push_back(arg_traits<cl_ulong>::make(out_off));
+  const std::vector<kernel_arg> user = expression_kernel_args(code);
+  args.insert(args.end(), user.begin(), user.end());
+  event e =
+      enqueue_kernel(k1, q, p1.range(), args.data(), args.size(), expression_dependencies(code));
+  if (s.splits > 1) {
+    kernel k2 = generated_kernel(q, src, "anycl-expression-reduce", name + "_axis_final", o);
+    e = combine_segments(q, prof, k2, s, m, es, e, scratch, out.buffer());
+  }
+  for (const array_core& a : code.arrays) a.record(e);
+  out.record(e);
+  return out;
 }
 
 }  // namespace anycl::detail

@@ -73,6 +73,23 @@ build_options axis_options(const command_queue& q, scalar_type t);
 
 /// The forms of reduce_builtin (reduce.hpp) along `axis` (reduce_axis.cpp).
 array_core reduce_axis(const array_core& a, unsigned axis, reduce_op op, const char* what);
+/// Throws std::invalid_argument naming `what`, the axis and the shape for an axis past s.dims().
+void require_axis(unsigned axis, const anycl::shape& s, const char* what);
+/// How an axis reduction splits its work: each of m outputs' axes of `len` elements in `splits`
+/// segments of `seg`, `tasks` = m * splits in all, so that there are at least as many tasks as
+/// work-items.
+struct segments {
+  std::size_t splits, seg, tasks;
+};
+segments split_axis(const device_profile& prof, const command_queue& q, std::size_t m,
+                    std::size_t len, std::size_t es);
+/// The launch shape for `count` tasks: a few per compute unit, one work-item per group, on a CPU.
+launch_plan task_plan(const device_profile& prof, std::size_t count, std::size_t es);
+/// The second stage of an axis reduction split in segments: `final_k` (reduce_engine.h's
+/// _axis_final) combines the partials in `scratch` into out's m elements, after `first`.
+event combine_segments(const command_queue& q, const device_profile& prof, const kernel& final_k,
+                       const segments& s, std::size_t m, std::size_t es, const event& first,
+                       const anycl::buffer& scratch, const anycl::buffer& out);
 /// The result of `op` over no elements into `result` (0 for sum and any, 1 for all); throws
 /// std::invalid_argument naming `what` for min and max.
 void empty_reduction(reduce_op op, scalar_type t, void* result, const char* what);
@@ -84,5 +101,10 @@ void finish_reduction(scalar_type t, reduce_op op, const unsigned char* acc, voi
 /// it holds.
 void reduce_expression(const expression_code& code, reduce_op op, const std::string* predicate,
                        void* result, const char* what, const launch_plan* plan);
+/// The same along `axis` of the expression's shape: sum, min, max, any and all (0/1 as int32),
+/// argmin and argmax (uint64 indices along the axis) or the count (uint64) of each line of values
+/// along it, the axis removed from the result's shape (a 1-D expression gives shape (1)).
+array_core reduce_expression_axis(const expression_code& code, unsigned axis, reduce_op op,
+                                  const std::string* predicate, const char* what);
 
 }  // namespace anycl::detail

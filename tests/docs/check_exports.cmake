@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Counts the ANYCL_EXPORT declarations inside `detail` namespaces of the installed headers and
-# fails above MAX (default 15): internals live in src/, and a public header exports only the API
+# fails above MAX (default 16): internals live in src/, and a public header exports only the API
 # and what its templates truly need. Prints each one found.
-# Run: cmake -DSOURCE_DIR=<repo> [-DMAX=15] -P tests/docs/check_exports.cmake
+# Run: cmake -DSOURCE_DIR=<repo> [-DMAX=16] -P tests/docs/check_exports.cmake
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "check_exports: pass -DSOURCE_DIR=<source folder>")
 endif()
 if(NOT DEFINED MAX)
-  set(MAX 15)
+  set(MAX 16)
 endif()
 
 file(GLOB_RECURSE headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/include/anycl/*.hpp")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The reductions along one axis (reduce.cl's anycl_{sum,min,max}_{axis,axis_final}) at sizes
-// around a work-group boundary, against the host. Under Oclgrind they run without --uninitialized
+// The reductions along one axis (reduce.cl's anycl_{sum,min,max}_{axis,axis_final}, and the axis
+// kernels of reduce.cl and argreduce.cl over expressions) at sizes around a work-group boundary,
+// against the host. Under Oclgrind they run without --uninitialized
 // (CTest oclgrind-kernels-axis): Oclgrind 21.10's uninitialised-value check crashes (SIGSEGV in
 // oclgrind::Uninitialized::instructionExecuted) while simulating them.
 #include <algorithm>
@@ -40,5 +41,28 @@ TEMPLATE_TEST_CASE("kernels: reduce.cl reductions along an axis equal the host",
     CHECK(anycl::sum(m, anycl::axis{0}).to_host() == cols);
     CHECK(anycl::min(m, anycl::axis{1}).to_host() == row_min);
     CHECK(anycl::max(m, anycl::axis{0}).to_host() == col_max);
+  }
+}
+
+TEST_CASE("kernels: reduce.cl and argreduce.cl along an axis of expressions equal the host",
+          "[kernels_axis]") {
+  anycl::test::env e;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    const std::vector<float> h = values<float>(n);
+    const anycl::shape s = shape_2d(n);
+    auto m = array<float>::from_host(e.queue, h, s);
+    std::vector<float> rows(s[0], 0);
+    std::vector<std::uint64_t> positive(s[0], 0), col_max(s[1], 0);
+    for (std::size_t r = 0; r < s[0]; ++r)
+      for (std::size_t c = 0; c < s[1]; ++c) {
+        const float x = h[r * s[1] + c];
+        rows[r] += x * 2.0f;  // exact: small integers
+        positive[r] += x > 0.0f;
+        if (x > h[col_max[c] * s[1] + c]) col_max[c] = r;
+      }
+    CHECK(anycl::sum(m * 2.0f, anycl::axis{1}).to_host() == rows);
+    CHECK(anycl::count_if(m > 0.0f, anycl::axis{1}).to_host() == positive);
+    CHECK(anycl::argmax(m, anycl::axis{0}).to_host() == col_max);
   }
 }

@@ -22,10 +22,10 @@ anycl_oclgrind_test(oclgrind-kernels "[kernels]" "--check-api;--data-races;--uni
 # Oclgrind 21.10's --uninitialized crashes (SIGSEGV in Uninitialized::instructionExecuted) on
 # reduce.cl's axis kernels, so they are checked for API misuse, races and out-of-bounds only.
 anycl_oclgrind_test(oclgrind-kernels-axis "[kernels_axis]" "--check-api;--data-races")
-# Oclgrind is a CPU device first, so the entries above run the CPU launch shape. The reduce, scan
-# and sort kernels again in the GPU shape (work-groups, local-memory trees, grid-stride loops),
-# where races and barrier divergence would show on a GPU.
-anycl_oclgrind_test(oclgrind-kernels-gpu "kernels: reduce.cl reductions equal*,kernels: scan.cl*,kernels: sort.cl*"
+# Oclgrind is a CPU device first, so the entries above run the CPU launch shape. The reduce, scan,
+# sort, indexing and compaction kernels again in the GPU shape (work-groups, local-memory trees,
+# grid-stride loops), where races and barrier divergence would show on a GPU.
+anycl_oclgrind_test(oclgrind-kernels-gpu "kernels: reduce.cl reductions equal*,kernels: scan.cl*,kernels: sort.cl*,kernels: indexing.cl*,kernels: compact.cl*"
                     "--check-api;--data-races;--uninitialized" ENV "ANYCL_LAUNCH_SHAPE=gpu")
 anycl_oclgrind_test(oclgrind-kernels-axis-gpu "[kernels_axis]" "--check-api;--data-races"
                     ENV "ANYCL_LAUNCH_SHAPE=gpu")

@@ -21,6 +21,7 @@
 
 #include "anycl/array.hpp"
 #include "anycl/elementwise.hpp"
+#include "anycl/indexing.hpp"
 #include "anycl/random.hpp"
 #include "anycl/reduce.hpp"
 #include "anycl/scan.hpp"
@@ -584,6 +585,64 @@ void add_argmax(std::vector<benchmark>& out, const settings& set,
   out.push_back(std::move(b));
 }
 
+// --- take (gather) of floats at random indices ---
+
+struct take_data {
+  std::vector<std::uint32_t> idx;
+  std::vector<float> want, out;
+  anycl::array<std::uint32_t> IDX;
+  anycl::array<float> OUT;  // the anycl path's result
+};
+
+void verify_take(const std::string& impl, std::vector<float> got, const take_data& t,
+                 bool corrupt) {
+  if (got.size() != t.want.size())
+    throw check_failed(impl + ": " + std::to_string(got.size()) + " gathered values, expected " +
+                       std::to_string(t.want.size()));
+  if (corrupt) got[got.size() / 2] += 1.0f;
+  compare_exact(impl, "gathered value", got, t.want);
+}
+
+std::vector<path> take_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  auto t = std::make_shared<take_data>();
+  t->idx = random_uints(n, 7);
+  for (std::uint32_t& i : t->idx) i %= static_cast<std::uint32_t>(n);
+  for (std::uint32_t i : t->idx) t->want.push_back(f->b[i]);
+  t->out.assign(n, 0.0f);
+  t->IDX = anycl::array<std::uint32_t>::from_host(s.queue, t->idx);
+  t->IDX.wait();
+  auto keep =
+      std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<take_data>>>(f, t);
+  float_data* fp = f.get();
+  take_data* tp = t.get();
+  path_parts p;
+  p.impl = "anycl";
+  p.work = [fp, tp] { tp->OUT = anycl::take(fp->B, tp->IDX); };
+  p.scribble = [tp] { tp->OUT = anycl::array<float>(); };
+  p.verify = [tp](bool corrupt) { verify_take("anycl", tp->OUT.to_host(), *tp, corrupt); };
+  std::vector<path> paths;
+  paths.push_back(make_path(std::move(p), keep));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp, tp] { host::take(fp->b.data(), tp->idx.data(), tp->out.data(), tp->idx.size()); },
+      &tp->out, -1.0f, [tp](bool corrupt) { verify_take("host", tp->out, *tp, corrupt); }, keep));
+  return paths;
+}
+
+void add_take(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_take", "array", unit_kind::gigabytes_per_second,
+                               12.0 * static_cast<double>(n));
+  b.what = "anycl::take(b, idx) of " + count_label(n) + " floats at as many random uint32 " +
+           "indices (index_mode::raise: checked); GB/s counting 12 bytes per element (index, " +
+           "value, result)";
+  b.check = "every gathered value against b[idx[k]] on the host, exactly";
+  b.references = {host_reference("#pragma omp parallel for, out[k] = b[idx[k]]")};
+  b.prepare = [st, n](const session& s) { return take_paths(*st, s, n); };
+  out.push_back(std::move(b));
+}
+
 // --- inclusive scan of uint32 ---
 
 struct scan_data {
@@ -938,6 +997,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_broadcast(out, s, st);
   add_sum_expr(out, s, st);
   add_argmax(out, s, st);
+  add_take(out, s, st);
 }
 
 }  // namespace anycl::bench

@@ -160,6 +160,12 @@ void broadcast_sub(float* out, const float* m, const float* row, std::size_t row
   }
 }
 
+void take(const float* a, const std::uint32_t* idx, float* out, std::size_t n) {
+  const auto m = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t k = 0; k < m; ++k) out[k] = a[idx[k]];
+}
+
 std::size_t argmax(const float* a, std::size_t n) {
   const std::ptrdiff_t np = parts();
   std::vector<std::size_t> best(static_cast<std::size_t>(np), n);

@@ -24,6 +24,8 @@ void broadcast_sub(float* out, const float* m, const float* row, std::size_t row
 /// The index of the first largest of a[0..n) (no NaNs): each part's first largest, in parallel,
 /// then the first of those.
 std::size_t argmax(const float* a, std::size_t n);
+/// out[k] = a[idx[k]] for k < n: a parallel for.
+void take(const float* a, const std::uint32_t* idx, float* out, std::size_t n);
 /// The sum of a[0..n): a parallel reduction (float lanes over blocks of 4096, the blocks added in
 /// double).
 double sum(const float* a, std::size_t n);

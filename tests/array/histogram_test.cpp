@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// histogram, bincount and unique against host counts, at sizes 0, 1, a prime and 2^20 + 3, of
+// arrays, strided views and expressions, with their errors.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "anycl/histogram.hpp"
+#include "support/array_reference.hpp"
+#include "support/device_fixture.hpp"
+
+using anycl::test::host_gather;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::vector<std::size_t> sizes = {0, 1, 7919, (std::size_t{1} << 20) + 3};
+
+std::vector<float> normal_like(std::size_t n, unsigned seed) {
+  std::vector<float> v(n);
+  std::uint32_t s = 2654435761u * (seed + 1);
+  for (float& x : v) {
+    float t = 0;
+    for (int j = 0; j < 4; ++j) {
+      s = s * 1664525u + 1013904223u;
+      t += static_cast<float>(s >> 8) * (1.0f / 16777216.0f);
+    }
+    x = t - 2.0f;  // in [-2, 2), denser in the middle
+  }
+  return v;
+}
+
+// The host's histogram by the device's own edges: bin i takes edges[i] <= v < edges[i + 1], the
+// last bin also edges[bins].
+std::vector<std::uint64_t> host_histogram(const std::vector<float>& v,
+                                          const std::vector<float>& edges) {
+  const std::size_t bins = edges.size() - 1;
+  std::vector<std::uint64_t> c(bins, 0);
+  for (float x : v) {
+    if (!(x >= edges.front() && x <= edges.back())) continue;
+    const auto at = std::upper_bound(edges.begin(), edges.end(), x) - edges.begin() - 1;
+    ++c[std::min<std::size_t>(static_cast<std::size_t>(at), bins - 1)];
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("histogram: counts between the edges, of arrays and expressions", "[histogram]") {
+  anycl::test::env e;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    auto h = normal_like(n, 1);
+    if (n > 10) {
+      h[3] = NAN;    // not counted
+      h[4] = 1.5f;   // exactly the top edge: the last bin
+      h[5] = -1.5f;  // exactly the bottom edge
+      h[6] = 1.75f;  // above the range
+    }
+    auto x = anycl::array<float>::from_host(e.queue, h);
+    const auto r = anycl::histogram(x, 30, -1.5f, 1.5f);
+    const auto edges = r.edges.to_host();
+    REQUIRE(edges.size() == 31);
+    CHECK(edges.front() == -1.5f);
+    CHECK(edges.back() == 1.5f);
+    CHECK(std::is_sorted(edges.begin(), edges.end()));
+    CHECK(r.counts.to_host() == host_histogram(h, edges));
+    // Of an expression, over the values' own range: every finite value is counted.
+    const auto d = anycl::histogram(x * 2.0f, 7);
+    std::vector<float> doubled;
+    for (float v : h) doubled.push_back(v * 2.0f);
+    const auto de = d.edges.to_host();
+    const auto dc = d.counts.to_host();
+    CHECK(dc == host_histogram(doubled, de));
+    std::uint64_t total = 0, finite = 0;
+    for (std::uint64_t c : dc) total += c;
+    for (float v : doubled) finite += std::isfinite(v) ? 1 : 0;
+    CHECK(total == finite);
+    if (n == 0) CHECK((de.front() == 0.0f && de.back() == 1.0f));
+    if (n == 1) CHECK((de.front() == h[0] * 2.0f - 0.5f && de.back() == h[0] * 2.0f + 0.5f));
+  }
+  auto x = anycl::array<float>::zeros(e.queue, 4);
+  REQUIRE_THROWS_WHAT(anycl::histogram(x, 0, 0.0f, 1.0f), std::invalid_argument,
+                      Contains("anycl::histogram: 0 bins"));
+  REQUIRE_THROWS_WHAT(anycl::histogram(x, 4, 1.0f, 1.0f), std::invalid_argument,
+                      Contains("anycl::histogram: the range [1.000000, 1.000000] (finite, low "
+                               "below high)"));
+  REQUIRE_THROWS_WHAT(anycl::histogram(x, 4, 0.0f, INFINITY), std::invalid_argument,
+                      Contains("anycl::histogram: the range"));
+}
+
+TEST_CASE("histogram: bincount of arrays, strided views and expressions", "[histogram]") {
+  anycl::test::env e;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    std::vector<std::int32_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::int32_t>((i * 7919) % 97);
+    auto a = anycl::array<std::int32_t>::from_host(e.queue, h);
+    std::vector<std::uint64_t> want(n == 0 ? 0 : 97, 0);
+    for (std::int32_t v : h) ++want[static_cast<std::size_t>(v)];
+    if (n > 0) want.resize(static_cast<std::size_t>(*std::max_element(h.begin(), h.end())) + 1);
+    CHECK(anycl::bincount(a).to_host() == want);
+    std::vector<std::uint64_t> longer = want;
+    longer.resize(std::max<std::size_t>(want.size(), 200), 0);
+    CHECK(anycl::bincount(a, 200).to_host() == longer);
+    // Of an expression: a % 10 counts the last digits.
+    std::vector<std::uint64_t> digits;
+    for (std::int32_t v : h) {
+      const auto d = static_cast<std::size_t>(v % 10);
+      if (digits.size() <= d) digits.resize(d + 1, 0);
+      ++digits[d];
+    }
+    CHECK(anycl::bincount(a % 10).to_host() == digits);
+  }
+  // A transposed view counts its elements as the host sees them.
+  std::vector<std::uint8_t> h(6 * 9);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint8_t>(i % 13);
+  auto m = anycl::array<std::uint8_t>::from_host(e.queue, h, {6, 9}).transpose().slice(0, 0, 9, 2);
+  const auto v = host_gather(h, m);
+  std::vector<std::uint64_t> want(13, 0);
+  for (std::uint8_t x : v) ++want[x];
+  want.resize(*std::max_element(v.begin(), v.end()) + 1u);
+  CHECK(anycl::bincount(m).to_host() == want);
+  auto neg = anycl::array<std::int16_t>::from_host(e.queue, {3, -2, 5});
+  REQUIRE_THROWS_WHAT(anycl::bincount(neg), std::invalid_argument,
+                      Contains("anycl::bincount: the value -2 is negative"));
+}
+
+TEST_CASE("histogram: unique gives the sorted distinct values, NaN once", "[histogram]") {
+  anycl::test::env e;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    std::vector<float> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<float>((i * 7919) % 1013) * 0.25f;
+    if (n > 100) h[17] = h[42] = NAN;
+    auto a = anycl::array<float>::from_host(e.queue, h);
+    std::set<float> distinct;
+    bool nan = false;
+    for (float x : h) {
+      if (std::isnan(x))
+        nan = true;
+      else
+        distinct.insert(x);
+    }
+    const auto u = anycl::unique(a).to_host();
+    REQUIRE(u.size() == distinct.size() + (nan ? 1 : 0));
+    CHECK(std::vector<float>(u.begin(), u.begin() + distinct.size()) ==
+          std::vector<float>(distinct.begin(), distinct.end()));
+    if (nan) CHECK(std::isnan(u.back()));
+  }
+  // Of a (3, 4) integer matrix's transposed view: flattened.
+  auto m = anycl::array<std::int64_t>::from_host(e.queue, {5, -1, 5, 2, 2, 9, -1, 0, 0, 5, 7, 7},
+                                                 {3, 4});
+  CHECK(anycl::unique(m.transpose()).to_host() == std::vector<std::int64_t>{-1, 0, 2, 5, 7, 9});
+}
