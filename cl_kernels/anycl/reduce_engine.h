@@ -135,35 +135,57 @@ kernel void ANYCL_R_KERNEL(final)(ulong anycl_m, global ANYCL_R_ACC* anycl_part,
 #define ANYCL_R_OUT ANYCL_R_ACC
 #define ANYCL_R_STORE(v) (v)
 #endif
+// Task w (of `tasks` = outputs * splits) reduces part w % splits of output o = w / splits: the
+// elements j in [s * seg, min(len, (s + 1) * seg)) of its line along the axis, pairwise in
+// blocks of 8. With splits == 1 the results are final (out is ANYCL_R_OUT[]), otherwise
+// partials (out is ANYCL_R_ACC[]) for the axis_final kernel. The line of output o:
+// - of an array: x[base(o) + j * ast], base(o) the position of output o (row-major over the
+//   extents `oext` of the output, with the input's strides `ost` of those axes) in x;
+// - of an expression (-DANYCL_EXPR): the values ANYCL_R_AXIS_MAP(k, j) at row-major element
+//   k = (o / inner) * len * inner + j * inner + o % inner of its shape, the axis of extent len
+//   with `inner` elements after it.
+// The split is taken as w - o * splits rather than w % splits: a division and a remainder of the
+// same operands make LLVM emit a `freeze` instruction, which Oclgrind 21.10's --uninitialized check
+// cannot run ("Unsupported instruction: freeze": the kernel stops), and CI runs every shipped
+// kernel under that check.
 #ifdef ANYCL_EXPR
 #ifndef ANYCL_R_AXIS_MAP
 #define ANYCL_R_AXIS_MAP(k, j) ANYCL_R_MAP(k)
 #endif
-// The axis kernel of an expression (-DANYCL_EXPR): task w (as below) reduces the values
-// ANYCL_R_AXIS_MAP(k, j) of output o = w / splits, k = (o / inner) * len * inner + j * inner +
-// o % inner for j in its segment: the row-major elements of the expression's shape along the
-// axis, of extent len, with `inner` elements after it.
-kernel void ANYCL_R_KERNEL(axis)(ulong anycl_inner, ulong anycl_len, ulong anycl_splits,
-                                 ulong anycl_seg, ulong anycl_tasks, ulong anycl_chunk,
-                                 global uchar* anycl_out, ulong anycl_out_off, ANYCL_R_PARAMS) {
-  ANYCL_R_PROLOGUE
+#define ANYCL_R_AXIS_HEAD ulong anycl_inner, ulong anycl_len,
+#define ANYCL_R_AXIS_TAIL , ANYCL_R_PARAMS
+#define ANYCL_R_AXIS_PROLOGUE ANYCL_R_PROLOGUE
+#define ANYCL_R_AXIS_LINE(o)                                  \
+  const ulong anycl_outer = (o) / anycl_inner;                \
+  const ulong anycl_base =                                    \
+      anycl_outer * anycl_len * anycl_inner + ((o) - anycl_outer * anycl_inner);
+#define ANYCL_R_AXIS_AT(j) ANYCL_R_AXIS_MAP((anycl_base + (j) * anycl_inner), (j))
+#else
+#define ANYCL_R_AXIS_HEAD \
+  global const T *x, ulong x_off, ulong4 oext, ulong4 ost, ulong anycl_len, ulong ast,
+#define ANYCL_R_AXIS_TAIL
+#define ANYCL_R_AXIS_PROLOGUE
+#define ANYCL_R_AXIS_LINE(o) global const T* anycl_p = x + anycl_strided_index((o), oext, ost, x_off);
+#define ANYCL_R_AXIS_AT(j) ANYCL_R_LOAD(anycl_p[(j) * ast])
+#endif
+kernel void ANYCL_R_KERNEL(axis)(ANYCL_R_AXIS_HEAD ulong anycl_splits, ulong anycl_seg,
+                                 ulong anycl_tasks, ulong anycl_chunk, global uchar* anycl_out,
+                                 ulong anycl_out_off ANYCL_R_AXIS_TAIL) {
+  ANYCL_R_AXIS_PROLOGUE
   ANYCL_FOR_EACH(anycl_w, anycl_tasks, anycl_chunk) {
     const ulong anycl_o = anycl_w / anycl_splits;
     const ulong anycl_j0 = (anycl_w - anycl_o * anycl_splits) * anycl_seg;
     const ulong anycl_j1 = min(anycl_len, anycl_j0 + anycl_seg);
-    const ulong anycl_outer = anycl_o / anycl_inner;
-    const ulong anycl_base =
-        anycl_outer * anycl_len * anycl_inner + (anycl_o - anycl_outer * anycl_inner);
+    ANYCL_R_AXIS_LINE(anycl_o)
     ANYCL_R_ACC anycl_stack[ANYCL_R_STACK];
     uint anycl_top = 0;
     ulong anycl_count = 0;
     ulong anycl_j = anycl_j0;
     while (anycl_j < anycl_j1) {
       const ulong anycl_e = min(anycl_j1, anycl_j + 8);
-      ANYCL_R_ACC anycl_t = ANYCL_R_AXIS_MAP((anycl_base + anycl_j * anycl_inner), anycl_j);
+      ANYCL_R_ACC anycl_t = ANYCL_R_AXIS_AT(anycl_j);
       for (++anycl_j; anycl_j < anycl_e; ++anycl_j)
-        anycl_t = ANYCL_R_OP(anycl_t,
-                             ANYCL_R_AXIS_MAP((anycl_base + anycl_j * anycl_inner), anycl_j));
+        anycl_t = ANYCL_R_OP(anycl_t, ANYCL_R_AXIS_AT(anycl_j));
       ANYCL_R_PUSH(anycl_stack, anycl_top, anycl_count, anycl_t);
     }
     ANYCL_R_ACC anycl_acc = ANYCL_R_NEUTRAL;
@@ -175,44 +197,11 @@ kernel void ANYCL_R_KERNEL(axis)(ulong anycl_inner, ulong anycl_len, ulong anycl
       ((global ANYCL_R_ACC*)anycl_out)[anycl_out_off + anycl_w] = anycl_acc;
   }
 }
-#else
-// Task w (of `tasks` = outputs * splits) reduces part w % splits of output o = w / splits: the
-// elements j in [s * seg, min(len, (s + 1) * seg)) at x[base(o) + j * ast], where base(o) is the
-// position of output o (row-major over the extents `oext` of the output, with the input's strides
-// `ost` of those axes) in x; pairwise in blocks of 8. With splits == 1 the results are final
-// (out is ANYCL_R_OUT[]), otherwise partials (out is ANYCL_R_ACC[]) for the axis_final kernel.
-// The split is taken as w - o * splits rather than w % splits: a division and a remainder of the
-// same operands make LLVM emit a `freeze` instruction, which Oclgrind 21.10's --uninitialized check
-// cannot run ("Unsupported instruction: freeze": the kernel stops), and CI runs every shipped
-// kernel under that check.
-kernel void ANYCL_R_KERNEL(axis)(global const T* x, ulong x_off, ulong4 oext, ulong4 ost,
-                                 ulong len, ulong ast, ulong splits, ulong seg, ulong tasks,
-                                 ulong chunk, global uchar* out, ulong out_off) {
-  ANYCL_FOR_EACH(w, tasks, chunk) {
-    const ulong o = w / splits;
-    const ulong j0 = (w - o * splits) * seg;
-    const ulong j1 = min(len, j0 + seg);
-    global const T* p = x + anycl_strided_index(o, oext, ost, x_off);
-    ANYCL_R_ACC stack[ANYCL_R_STACK];
-    uint top = 0;
-    ulong count = 0;
-    ulong j = j0;
-    while (j < j1) {
-      const ulong e = min(j1, j + 8);
-      ANYCL_R_ACC t = ANYCL_R_LOAD(p[j * ast]);
-      for (++j; j < e; ++j) t = ANYCL_R_OP(t, ANYCL_R_LOAD(p[j * ast]));
-      ANYCL_R_PUSH(stack, top, count, t);
-    }
-    ANYCL_R_ACC acc = ANYCL_R_NEUTRAL;
-    if (top > 0) acc = stack[--top];
-    while (top > 0) acc = ANYCL_R_OP(stack[--top], acc);
-    if (splits == 1)
-      ((global ANYCL_R_OUT*)out)[out_off + w] = ANYCL_R_STORE(acc);
-    else
-      ((global ANYCL_R_ACC*)out)[out_off + w] = acc;
-  }
-}
-#endif  // ANYCL_EXPR
+#undef ANYCL_R_AXIS_HEAD
+#undef ANYCL_R_AXIS_TAIL
+#undef ANYCL_R_AXIS_PROLOGUE
+#undef ANYCL_R_AXIS_LINE
+#undef ANYCL_R_AXIS_AT
 
 // Output o combines its `splits` partials part[o * splits ...] pairwise (in place) into out[o].
 kernel void ANYCL_R_KERNEL(axis_final)(global ANYCL_R_ACC* part, ulong splits, ulong outputs,
