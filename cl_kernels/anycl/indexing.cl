@@ -42,9 +42,11 @@ kernel void anycl_take(global const T* a, ulong a_off, global const I* idx, ulon
                        ulong len, ulong m, ulong inner, uint mode, global uint* bad,
                        global T* out, ulong out_off, ulong n, ulong chunk) {
   ANYCL_FOR_EACH(k, n, chunk) {
-    const ulong t = k / inner;
+    // No 64-bit division where a flat take (inner 1) or the first outer index (t < m) needs
+    // none: a division costs more than the gather itself on a CPU.
+    const ulong t = inner == 1 ? k : k / inner;
     const ulong r = k - t * inner;
-    const ulong o = t / m;
+    const ulong o = t < m ? 0 : t / m;
     const ulong j = t - o * m;
     const long i = anycl_index(idx[idx_off + j], len, mode, bad);
     out[out_off + k] = i < 0 ? (T)0 : a[a_off + (o * len + (ulong)i) * inner + r];

@@ -21,6 +21,7 @@
 
 #include "anycl/array.hpp"
 #include "anycl/elementwise.hpp"
+#include "anycl/histogram.hpp"
 #include "anycl/indexing.hpp"
 #include "anycl/random.hpp"
 #include "anycl/reduce.hpp"
@@ -643,6 +644,128 @@ void add_take(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
   out.push_back(std::move(b));
 }
 
+// --- compress (mask compaction) and histogram of floats ---
+
+constexpr float compress_threshold = 0.5f;
+constexpr std::size_t histogram_bins = 256;
+
+struct select_data {
+  std::vector<float> want, out;  // compress: the host's serial result, the host path's
+  std::vector<float> edges;      // histogram: the device's edges, as the host uses them
+  std::vector<std::uint64_t> counts, host_counts;
+  anycl::array<float> OUT;           // the anycl compress result
+  anycl::histogram_result<float> H;  // the anycl histogram
+};
+
+void verify_counts(const std::string& impl, std::vector<std::uint64_t> got,
+                   const std::vector<std::uint64_t>& want, bool corrupt) {
+  if (got.size() != want.size())
+    throw check_failed(impl + ": " + std::to_string(got.size()) + " bins, expected " +
+                       std::to_string(want.size()));
+  if (corrupt) got[got.size() / 2] += 1;
+  compare_exact(impl, "bin count", got, want);
+}
+
+std::vector<path> compress_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  auto d = std::make_shared<select_data>();
+  for (float x : f->b)
+    if (x > compress_threshold) d->want.push_back(x);
+  d->out.assign(n, 0.0f);
+  auto keep =
+      std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<select_data>>>(f, d);
+  float_data* fp = f.get();
+  select_data* dp = d.get();
+  path_parts p;
+  p.impl = "anycl";
+  p.work = [fp, dp] { dp->OUT = anycl::compress(fp->B > compress_threshold, fp->B); };
+  p.scribble = [dp] { dp->OUT = anycl::array<float>(); };
+  p.verify = [dp](bool corrupt) {
+    std::vector<float> got = dp->OUT.to_host();
+    if (got.size() != dp->want.size())
+      throw check_failed("anycl: " + std::to_string(got.size()) + " selected, expected " +
+                         std::to_string(dp->want.size()));
+    if (corrupt) got[got.size() / 2] += 1.0f;
+    compare_exact("anycl", "selected value", got, dp->want);
+  };
+  std::vector<path> paths;
+  paths.push_back(make_path(std::move(p), keep));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp, dp] { host::compress_above(fp->b.data(), fp->n(), compress_threshold, dp->out.data()); },
+      &dp->out, -1.0f,
+      [dp](bool corrupt) {
+        std::vector<float> got(dp->out.begin(), dp->out.begin() + dp->want.size());
+        if (corrupt) got[got.size() / 2] += 1.0f;
+        compare_exact("host", "selected value", got, dp->want);
+      },
+      keep));
+  return paths;
+}
+
+void add_compress(std::vector<benchmark>& out, const settings& set,
+                  std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  // Reads every element, writes the selected half.
+  benchmark b = make_benchmark("array_compress", "array", unit_kind::gigabytes_per_second,
+                               6.0 * static_cast<double>(n));
+  b.what = "anycl::compress(b > 0.5f, b) of " + count_label(n) +
+           " floats in [0, 1), the mask fused into the kernels; GB/s counting 4 bytes read per "
+           "element and 4 written per selected one (about half)";
+  b.check = "the selected values, in order, against a serial host loop, exactly";
+  b.references = {host_reference(
+      "#pragma omp parallel for: each part's count, then each part writes from its offset")};
+  b.prepare = [st, n](const session& s) { return compress_paths(*st, s, n); };
+  out.push_back(std::move(b));
+}
+
+std::vector<path> histogram_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  auto d = std::make_shared<select_data>();
+  d->edges = anycl::histogram(f->B, histogram_bins, 0.0f, 1.0f).edges.to_host();
+  d->counts.assign(histogram_bins, 0);
+  for (float x : f->b)  // serial: the first bin whose upper edge is above x
+    ++d->counts[static_cast<std::size_t>(std::upper_bound(d->edges.begin(), d->edges.end() - 1, x) -
+                                         d->edges.begin() - 1)];
+  d->host_counts.assign(histogram_bins, 0);
+  auto keep =
+      std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<select_data>>>(f, d);
+  float_data* fp = f.get();
+  select_data* dp = d.get();
+  path_parts p;
+  p.impl = "anycl";
+  p.work = [fp, dp] { dp->H = anycl::histogram(fp->B, histogram_bins, 0.0f, 1.0f); };
+  p.scribble = [dp] { dp->H = {}; };
+  p.verify = [dp](bool corrupt) {
+    verify_counts("anycl", dp->H.counts.to_host(), dp->counts, corrupt);
+  };
+  std::vector<path> paths;
+  paths.push_back(make_path(std::move(p), keep));
+  paths.push_back(host_path<std::uint64_t>(
+      "host",
+      [fp, dp] {
+        host::histogram(fp->b.data(), fp->n(), dp->edges.data(), histogram_bins,
+                        dp->host_counts.data());
+      },
+      &dp->host_counts, ~std::uint64_t{0},
+      [dp](bool corrupt) { verify_counts("host", dp->host_counts, dp->counts, corrupt); }, keep));
+  return paths;
+}
+
+void add_histogram(std::vector<benchmark>& out, const settings& set,
+                   std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_histogram", "array", unit_kind::gigabytes_per_second,
+                               4.0 * static_cast<double>(n));
+  b.what = "anycl::histogram(b, 256, 0, 1) of " + count_label(n) +
+           " floats in [0, 1); GB/s counting 4 bytes per element";
+  b.check = "the 256 counts against a serial host binning by the same edges, exactly";
+  b.references = {host_reference(
+      "#pragma omp parallel for, a row of counts per part (the same binning), then added")};
+  b.prepare = [st, n](const session& s) { return histogram_paths(*st, s, n); };
+  out.push_back(std::move(b));
+}
+
 // --- inclusive scan of uint32 ---
 
 struct scan_data {
@@ -998,6 +1121,8 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_sum_expr(out, s, st);
   add_argmax(out, s, st);
   add_take(out, s, st);
+  add_compress(out, s, st);
+  add_histogram(out, s, st);
 }
 
 }  // namespace anycl::bench

@@ -166,6 +166,54 @@ void take(const float* a, const std::uint32_t* idx, float* out, std::size_t n) {
   for (std::ptrdiff_t k = 0; k < m; ++k) out[k] = a[idx[k]];
 }
 
+std::size_t compress_above(const float* a, std::size_t n, float t, float* out) {
+  const std::ptrdiff_t np = parts();
+  std::vector<std::size_t> at(static_cast<std::size_t>(np) + 1, 0);
+#pragma omp parallel for schedule(static, 1)
+  for (std::ptrdiff_t p = 0; p < np; ++p) {
+    const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(p));
+    std::size_t c = 0;
+    for (std::size_t i = r.begin; i < r.end; ++i) c += a[i] > t ? 1 : 0;
+    at[static_cast<std::size_t>(p) + 1] = c;
+  }
+  for (std::size_t p = 1; p < at.size(); ++p) at[p] += at[p - 1];
+#pragma omp parallel for schedule(static, 1)
+  for (std::ptrdiff_t p = 0; p < np; ++p) {
+    const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(p));
+    float* o = out + at[static_cast<std::size_t>(p)];
+    for (std::size_t i = r.begin; i < r.end; ++i)
+      if (a[i] > t) *o++ = a[i];
+  }
+  return at.back();
+}
+
+void histogram(const float* a, std::size_t n, const float* edges, std::size_t bins,
+               std::uint64_t* counts) {
+  const std::ptrdiff_t np = parts();
+  std::vector<std::uint64_t> rows(static_cast<std::size_t>(np) * bins, 0);
+  const float lo = edges[0], hi = edges[bins];
+  const float inv = static_cast<float>(static_cast<double>(bins) / (static_cast<double>(hi) - lo));
+  const auto last = static_cast<std::ptrdiff_t>(bins) - 1;
+#pragma omp parallel for schedule(static, 1)
+  for (std::ptrdiff_t p = 0; p < np; ++p) {
+    const range r = part_of(n, static_cast<std::size_t>(np), static_cast<std::size_t>(p));
+    std::uint64_t* row = rows.data() + static_cast<std::size_t>(p) * bins;
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      const float x = a[i];
+      if (!(x >= lo && x <= hi)) continue;
+      auto b = std::min(last, static_cast<std::ptrdiff_t>((x - lo) * inv));
+      while (b > 0 && x < edges[b]) --b;
+      while (b < last && x >= edges[b + 1]) ++b;
+      ++row[b];
+    }
+  }
+  for (std::size_t b = 0; b < bins; ++b) {
+    std::uint64_t c = 0;
+    for (std::ptrdiff_t p = 0; p < np; ++p) c += rows[static_cast<std::size_t>(p) * bins + b];
+    counts[b] = c;
+  }
+}
+
 std::size_t argmax(const float* a, std::size_t n) {
   const std::ptrdiff_t np = parts();
   std::vector<std::size_t> best(static_cast<std::size_t>(np), n);

@@ -26,6 +26,13 @@ void broadcast_sub(float* out, const float* m, const float* row, std::size_t row
 std::size_t argmax(const float* a, std::size_t n);
 /// out[k] = a[idx[k]] for k < n: a parallel for.
 void take(const float* a, const std::uint32_t* idx, float* out, std::size_t n);
+/// The elements of a[0..n) above t, in order, into out; returns their number: two parallel
+/// passes (each part's count, then each part writes from its offset).
+std::size_t compress_above(const float* a, std::size_t n, float t, float* out);
+/// counts[b] = how many of a[0..n) fall in [edges[b], edges[b + 1]) (the last bin closed), by a
+/// guess from the even spacing corrected to the edges: per-thread rows, then added.
+void histogram(const float* a, std::size_t n, const float* edges, std::size_t bins,
+               std::uint64_t* counts);
 /// The sum of a[0..n): a parallel reduction (float lanes over blocks of 4096, the blocks added in
 /// double).
 double sum(const float* a, std::size_t n);
