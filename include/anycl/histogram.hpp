@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Counting, as numpy's: histogram (counts in bins between edges), bincount (counts of each
-// non-negative integer) and unique (the sorted distinct values), of arrays and expressions.
+// Counting and grouping, as numpy's: histogram (counts in bins between edges), bincount (counts
+// of each non-negative integer), unique (the sorted distinct values), and reduce_by_key (a
+// reduction of each run of equal keys, as Thrust's and Boost.Compute's).
 #pragma once
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "anycl/array.hpp"
@@ -124,6 +126,45 @@ array<T> unique(const array<T>& a) {
   // A new value where neighbours differ, except two NaNs (x == x is false only for NaN).
   return concatenate<T>(
       {s.slice(0, 1), compress((tail != head) && (tail == tail || head == head), tail)});
+}
+
+/// What reduce_by_key does to each run's values.
+enum class key_reduction : unsigned char { sum, min, max };
+
+/// For sorted (grouped) 1-D `keys` and as many `values`: each run of equal neighbouring keys once,
+/// and the sum (sum_type_t, compensated for floats), min or max of its values, in order, as
+/// (keys, results). Keys need only be grouped, not sorted: a key that comes back after another
+/// starts a run of its own. Waits for the number of runs. Throws std::invalid_argument for
+/// arrays that are not 1-D, of other sizes or of another context. Results of integer values are
+/// 64-bit (sum_type_t<V>) for every reduction, so that one type serves all three.
+template <class K, class V>
+std::pair<array<K>, array<sum_type_t<V>>> reduce_by_key(const array<K>& keys,
+                                                        const array<V>& values,
+                                                        key_reduction how = key_reduction::sum) {
+  static_assert(is_real_element_v<K> && is_real_element_v<V>,
+                "AnyCL: reduce_by_key needs real key and value types");
+  using R = sum_type_t<V>;
+  const char* what = "anycl::reduce_by_key";
+  if (keys.dims() != 1 || values.dims() != 1 || keys.size() != values.size())
+    throw std::invalid_argument(std::string(what) + ": keys of shape " + keys.shape().str() +
+                                " and values of shape " + values.shape().str() +
+                                " (1-D, of one size)");
+  if (keys.context().get() != values.context().get())
+    throw std::invalid_argument(std::string(what) + ": the values belong to another context");
+  const std::size_t n = keys.size();
+  if (n == 0) return {array<K>::empty(keys.queue(), 0), array<R>::empty(keys.queue(), 0)};
+  // The runs start at 0 and where a key differs from the one before.
+  auto starts = array<std::uint64_t>::zeros(keys.queue(), 1);
+  if (n > 1)
+    starts = concatenate<std::uint64_t>(
+        {starts, array<std::uint64_t>(flatnonzero(keys.slice(1, n) != keys.slice(0, n - 1)) +
+                                      std::uint64_t{1})});
+  detail::index_request r(detail::index_op::segments, values.core(), what);
+  r.indices = &starts.core();
+  r.reduction = how == key_reduction::sum   ? detail::reduce_op::sum
+                : how == key_reduction::min ? detail::reduce_op::min
+                                            : detail::reduce_op::max;
+  return {take(keys, starts, index_mode::clip), array<R>(detail::index_builtin(r))};
 }
 
 }  // namespace anycl

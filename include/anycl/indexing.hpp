@@ -31,7 +31,7 @@ enum class side : unsigned char { left, right };
 
 namespace detail {
 
-enum class index_op : unsigned char { take, put, searchsorted, compress, histogram };
+enum class index_op : unsigned char { take, put, searchsorted, compress, histogram, segments };
 
 /// One indexing operation, the single entry point of the templates below: take of `a`'s elements
 /// (flattened, or along `axis`) at `indices`; put of `values` into `a` at `indices`;
@@ -39,7 +39,8 @@ enum class index_op : unsigned char { take, put, searchsorted, compress, histogr
 /// `values` (flattened; their flat indices when null) where `mask` is non-zero (`a` is the
 /// mask's first array operand); or the histogram of the values of `mask` in `bins` bins: by the
 /// sorted `edges` (bins + 1 of them; `inv` is bins / (edges[bins] - edges[0])), or of the
-/// values themselves (bincount) without edges.
+/// values themselves (bincount) without edges; or `reduction` (sum, min, max) of the 1-D `a`'s
+/// segments starting at the ascending uint64 `indices` (the first 0; reduce_by_key).
 struct index_request {
   index_request(index_op o, const array_core& in, const char* caller) noexcept
       : op(o), a(&in), what(caller) {}
@@ -55,6 +56,7 @@ struct index_request {
   const array_core* edges = nullptr;
   std::size_t bins = 0;
   double inv = 0;
+  reduce_op reduction = reduce_op::sum;
 };
 
 /// Runs `r`: returns take's or searchsorted's result, or an empty array_core for put. Throws

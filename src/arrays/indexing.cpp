@@ -238,6 +238,32 @@ array_core run_searchsorted(const index_request& r) {
   return out;
 }
 
+// reduce_by_key's segments: r.a's values from each of r.indices (dense uint64 starts) to the
+// next.
+array_core run_segments(const index_request& r) {
+  const array_core v = dense(*r.a), starts = dense(*r.indices);
+  const command_queue& q = v.queue();
+  const scalar_type t = v.type();
+  const scalar_type out_t = acc_type(t, reduce_op::sum);  // integers in 64 bits, every op
+  const std::size_t m = starts.layout().extents.size();
+  array_core out(q, out_t, anycl::shape(m));
+  if (m == 0) return out;
+  build_options o = typed_options(q, t);
+  o.define("OUT", out_t == scalar_type::i64 ? "long" : cl_type_name(out_t));
+  o.define("ANYCL_SEGMENT_OP", std::to_string(static_cast<unsigned>(r.reduction)));
+  if (is_floating(t)) o.define("ANYCL_FLOATING");
+  const launch_plan p = plan_launch(q, m, size_of(t));
+  const event e =
+      launch(library_kernel(q, "anycl/segments.cl", "anycl_reduce_segments", o), q, p.range(),
+             dependencies({&v, &starts}), v.buffer(), cl_ulong(v.layout().offset), starts.buffer(),
+             cl_ulong(starts.layout().offset), cl_ulong(m), cl_ulong(v.layout().extents.size()),
+             out.buffer(), cl_ulong(p.chunk));
+  v.record(e);
+  starts.record(e);
+  out.record(e);
+  return out;
+}
+
 }  // namespace
 
 array_core index_builtin(const index_request& r) {
@@ -253,6 +279,8 @@ array_core index_builtin(const index_request& r) {
       return compact(r);
     case index_op::histogram:
       return histogram(r);
+    case index_op::segments:
+      return run_segments(r);
   }
   throw std::invalid_argument(std::string(r.what) + ": unknown indexing operation");
 }

@@ -156,3 +156,61 @@ TEST_CASE("histogram: unique gives the sorted distinct values, NaN once", "[hist
                                                  {3, 4});
   CHECK(anycl::unique(m.transpose()).to_host() == std::vector<std::int64_t>{-1, 0, 2, 5, 7, 9});
 }
+
+TEST_CASE("histogram: reduce_by_key sums, minima and maxima of runs of equal keys", "[histogram]") {
+  anycl::test::env e;
+  for (std::size_t n : sizes) {
+    INFO("n = " << n);
+    // Runs of 1 to 13 equal keys, ascending, and values with both signs.
+    std::vector<std::int32_t> hk(n);
+    std::vector<float> hv(n);
+    std::int32_t key = -5;
+    for (std::size_t i = 0, left = 0; i < n; ++i) {
+      if (left == 0) left = 1 + (i * 7) % 13, key += 2;
+      --left;
+      hk[i] = key;
+      hv[i] = static_cast<float>((i * 37) % 101) - 50.0f;
+    }
+    auto k = anycl::array<std::int32_t>::from_host(e.queue, hk);
+    auto v = anycl::array<float>::from_host(e.queue, hv);
+    std::vector<std::int32_t> keys;
+    std::vector<float> sums, lows;
+    std::vector<std::int64_t> imax;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == 0 || hk[i] != hk[i - 1]) {
+        keys.push_back(hk[i]);
+        sums.push_back(0.0f);
+        lows.push_back(hv[i]);
+        imax.push_back(hk[i] * 3);
+      }
+      sums.back() += hv[i];  // small integers: exact in any order
+      lows.back() = std::min(lows.back(), hv[i]);
+      imax.back() =
+          std::max<std::int64_t>(imax.back(), hk[i] * 3 + static_cast<std::int64_t>(i % 5));
+    }
+    const auto s = anycl::reduce_by_key(k, v);
+    CHECK(s.first.to_host() == keys);
+    CHECK(s.second.to_host() == sums);
+    CHECK(anycl::reduce_by_key(k, v, anycl::key_reduction::min).second.to_host() == lows);
+    // Integer values from an expression's copy give 64-bit results.
+    std::vector<std::int32_t> hw(n);
+    for (std::size_t i = 0; i < n; ++i) hw[i] = hk[i] * 3 + static_cast<std::int32_t>(i % 5);
+    auto w = anycl::array<std::int32_t>::from_host(e.queue, hw);
+    const auto mx = anycl::reduce_by_key(k, w, anycl::key_reduction::max);
+    CHECK(mx.second.to_host() == imax);
+  }
+  // Grouped but not sorted keys: a key coming back starts a new run; strided views work.
+  auto k = anycl::array<std::int64_t>::from_host(e.queue, {7, 0, 7, 0, 3, 0, 3, 0, 7, 0})
+               .slice(0, 0, 10, 2);
+  auto v = anycl::array<double>::from_host(e.queue, {1.5, 2.5, 4.0, 8.0, 16.0});
+  const auto r = anycl::reduce_by_key(k, v);
+  CHECK(r.first.to_host() == std::vector<std::int64_t>{7, 3, 7});
+  CHECK(r.second.to_host() == std::vector<double>{4.0, 12.0, 16.0});
+  REQUIRE_THROWS_WHAT(anycl::reduce_by_key(k, anycl::array<double>::zeros(e.queue, 4)),
+                      std::invalid_argument,
+                      Contains("anycl::reduce_by_key: keys of shape (5) and values of shape (4) "
+                               "(1-D, of one size)"));
+  anycl::test::env other;
+  REQUIRE_THROWS_WHAT(anycl::reduce_by_key(k, anycl::array<double>::zeros(other.queue, 5)),
+                      std::invalid_argument, Contains("the values belong to another context"));
+}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// indexing.cl (take, put, searchsorted), compact.cl (compress, flatnonzero) and histogram.cl
-// (histogram, bincount) at sizes around a work-group boundary, against the host: run under
-// Oclgrind with every check by the [kernels] entries (and in the GPU shape by
-// oclgrind-kernels-gpu), where out-of-bounds accesses and races would show.
+// indexing.cl (take, put, searchsorted), compact.cl (compress, flatnonzero), histogram.cl
+// (histogram, bincount) and segments.cl (reduce_by_key) at sizes around a work-group boundary,
+// against the host: run under Oclgrind with every check by the [kernels] entries (and in the GPU
+// shape by oclgrind-kernels-gpu), where out-of-bounds accesses and races would show.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -48,7 +48,7 @@ TEST_CASE("kernels: indexing.cl take, put and searchsorted equal the host", "[ke
   }
 }
 
-TEST_CASE("kernels: compact.cl and histogram.cl equal the host", "[kernels]") {
+TEST_CASE("kernels: compact.cl, histogram.cl and segments.cl equal the host", "[kernels]") {
   anycl::test::env e;
   for (std::size_t n : sizes) {
     INFO("n = " << n);
@@ -68,6 +68,16 @@ TEST_CASE("kernels: compact.cl and histogram.cl equal the host", "[kernels]") {
     // Values -18..18 in 37 unit bins from -18.5: bin i holds value i - 18.
     const auto r = anycl::histogram(anycl::cast<float>(a), 37, -18.5f, 18.5f);
     CHECK(r.counts.to_host() == counts);
+    // Runs of equal neighbours: their keys and sums.
+    std::vector<std::int32_t> run_keys;
+    std::vector<std::int64_t> run_sums;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k == 0 || h[k] != h[k - 1]) run_keys.push_back(h[k]), run_sums.push_back(0);
+      run_sums.back() += h[k];
+    }
+    const auto runs = anycl::reduce_by_key(a, a);
+    CHECK(runs.first.to_host() == run_keys);
+    CHECK(runs.second.to_host() == run_sums);
     const auto c = anycl::bincount(a + 18).to_host();
     while (counts.back() == 0) counts.pop_back();  // bincount's length: the largest value + 1
     CHECK(c == counts);
