@@ -35,22 +35,55 @@ inline long anycl_index(I v, ulong len, uint mode, global uint* bad) {
   return i;
 }
 
+// Index v into an axis of `len` (> 0) elements without branches on the data (so that the
+// gather loop vectorises): negative ones count from the end under raise and wrap; *ok is false
+// for one out of range under raise (the result is then 0, a valid position).
+inline ulong anycl_index_fast(I v, ulong len, uint mode, bool* ok) {
+  long i = (long)v;
+  const long n = (long)len;
+  if (mode == ANYCL_INDEX_WRAP) {
+    i %= n;
+    return (ulong)(i < 0 ? i + n : i);
+  }
+  if (mode != ANYCL_INDEX_RAISE) return (ulong)(i < 0 ? 0 : (i >= n ? n - 1 : i));
+  i += i < 0 ? n : 0;
+  *ok = i >= 0 && i < n;
+  return *ok ? (ulong)i : 0;
+}
+
 // out[out_off + k] for k < n, row-major element (o, j, r) of the shape (outer, m, inner), is
 // element (o, idx[j], r) of a's dense (outer, len, inner) form: take along an axis (outer and
 // inner 1 for a flat take). An index out of range under raise gives 0 there and sets *bad.
 kernel void anycl_take(global const T* a, ulong a_off, global const I* idx, ulong idx_off,
                        ulong len, ulong m, ulong inner, uint mode, global uint* bad,
                        global T* out, ulong out_off, ulong n, ulong chunk) {
-  ANYCL_FOR_EACH(k, n, chunk) {
-    // No 64-bit division where a flat take (inner 1) or the first outer index (t < m) needs
-    // none: a division costs more than the gather itself on a CPU.
-    const ulong t = inner == 1 ? k : k / inner;
-    const ulong r = k - t * inner;
-    const ulong o = t < m ? 0 : t / m;
-    const ulong j = t - o * m;
-    const long i = anycl_index(idx[idx_off + j], len, mode, bad);
-    out[out_off + k] = i < 0 ? (T)0 : a[a_off + (o * len + (ulong)i) * inner + r];
+  bool all_ok = true;
+  a += a_off;
+  idx += idx_off;
+  out += out_off;
+  if (inner == 1 && m == n) {
+    // A flat take: out[k] = a[idx[k]].
+    ANYCL_FOR_EACH(k, n, chunk) {
+      bool ok = true;
+      const ulong i = anycl_index_fast(idx[k], len, mode, &ok);
+      out[k] = ok ? a[i] : (T)0;
+      all_ok &= ok;
+    }
+  } else {
+    ANYCL_FOR_EACH(k, n, chunk) {
+      // No 64-bit division where the first outer index (t < m) needs none: a division costs
+      // more than the gather itself on a CPU.
+      const ulong t = inner == 1 ? k : k / inner;
+      const ulong r = k - t * inner;
+      const ulong o = t < m ? 0 : t / m;
+      const ulong j = t - o * m;
+      bool ok = true;
+      const ulong i = anycl_index_fast(idx[j], len, mode, &ok);
+      out[k] = ok ? a[(o * len + i) * inner + r] : (T)0;
+      all_ok &= ok;
+    }
   }
+  if (!all_ok) atomic_or(bad, 1u);
 }
 
 // The first pass of put: owner[i] becomes the largest k + 1 of the m indices k that address
