@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reductions: sum, min, max, dot, count_if, any, all for every element type and layout, axis
-// reductions, float accuracy, reduction_kernel, the type-erased engine and the error paths.
+// Reductions: sum, min, max, argmin, argmax, dot, count_if, any, all for every element type and
+// layout, axis reductions, float accuracy, reduction_kernel, the type-erased engine and the error
+// paths.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -158,9 +159,10 @@ const std::size_t sizes[] = {0, 1, 97, (std::size_t{1} << 20) + 3};
 
 // --- whole-array reductions ---
 
-TEMPLATE_TEST_CASE("reduce: sum, min, max, dot, count_if, any, all of every element type",
-                   "[reduce][reduce_types]", std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE(
+    "reduce: sum, min, max, argmin, argmax, dot, count_if, any, all of every element type",
+    "[reduce][reduce_types]", std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+    std::uint16_t, std::uint32_t, std::uint64_t, float, double) {
   using T = TestType;
   anycl::test::env e;
   if (skip_double<T>(e)) return;
@@ -179,6 +181,11 @@ TEMPLATE_TEST_CASE("reduce: sum, min, max, dot, count_if, any, all of every elem
     if (n > 0) {
       CHECK(anycl::min(x) == *std::min_element(hx.begin(), hx.end()));
       CHECK(anycl::max(x) == *std::max_element(hx.begin(), hx.end()));
+      // The first index on ties, as std::min_element/max_element (and numpy) give it.
+      CHECK(anycl::argmin(x) ==
+            static_cast<std::uint64_t>(std::min_element(hx.begin(), hx.end()) - hx.begin()));
+      CHECK(anycl::argmax(x) ==
+            static_cast<std::uint64_t>(std::max_element(hx.begin(), hx.end()) - hx.begin()));
     }
     CHECK(anycl::count_if(x, "x > 3") == static_cast<std::uint64_t>(std::count_if(
                                              hx.begin(), hx.end(), [](T v) { return v > 3; })));
