@@ -18,6 +18,22 @@
   for (ulong k = get_global_id(0); k < (ulong)(n); k += get_global_size(0))
 #endif
 
+// x rounded to the nearest half (ties to even) and widened back: cast<half> in an expression. A
+// private ushort holds the half, since a half variable needs cl_khr_fp16.
+inline float anycl_half_f(float x) {
+  ushort h;
+  vstore_half_rte(x, 0, (private half*)&h);
+  return vload_half(0, (private const half*)&h);
+}
+#ifdef ANYCL_FP64
+// The same from a double, rounded once (not through float).
+inline float anycl_half_d(double x) {
+  ushort h;
+  vstore_half_rte(x, 0, (private half*)&h);
+  return vload_half(0, (private const half*)&h);
+}
+#endif
+
 // The offset in elements of row-major element k of an array with 4-D extents `ext` (leading
 // extents 1 for fewer dimensions) and strides `st`, starting at `off`.
 inline ulong anycl_strided_index(ulong k, ulong4 ext, ulong4 st, ulong off) {

@@ -173,7 +173,7 @@ template <class T>
 class array {
   static_assert(is_array_element_v<T>,
                 "AnyCL: array<T> needs T in int8_t...int64_t, uint8_t...uint64_t, float, double, "
-                "std::complex<float>, std::complex<double>");
+                "anycl::half, std::complex<float>, std::complex<double>");
 
  public:
   using value_type = T;

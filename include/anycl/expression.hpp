@@ -35,6 +35,9 @@
 // `cast<float>(x > 0.5f) * x` turns a mask into a factor. % on floating types is fmod; integer /
 // and % by zero are undefined, as in OpenCL C. abs of a signed integer wraps for the minimum
 // value; min/max on floating types are fmin/fmax. The math functions need a floating type.
+// anycl::half arrays are loaded and stored as half (vload_half, vstore_half_rte) and computed in
+// float: a fused expression rounds to half where it stores and where cast<half> says, not after
+// every operation; scalars next to half are rounded to half first, as numpy's are.
 //
 // Shapes: array operands broadcast by numpy's rule (anycl/broadcast.hpp): shapes are aligned from
 // the last axis, and axes of extent 1 and missing leading axes stretch, through stride-0 views
@@ -136,7 +139,7 @@ template <class X>
 struct is_array : std::false_type {};
 /// Complex arrays take no part in expressions (they hold data for BLAS and FFT).
 template <class T>
-struct is_array<array<T>> : std::bool_constant<is_real_element_v<T>> {};
+struct is_array<array<T>> : std::bool_constant<is_real_element_v<T> || is_half_element_v<T>> {};
 
 template <class X>
 inline constexpr bool is_array_v = is_array<bare_t<X>>::value;
@@ -153,6 +156,10 @@ inline constexpr bool is_operand_v = is_typed_v<X> || is_scalar_v<X>;
 template <class A, class B>
 inline constexpr bool is_binary_v = is_operand_v<A>&& is_operand_v<B> &&
                                     (is_typed_v<A> || is_typed_v<B>);
+
+/// float, double and half: the types the math functions, fmod and fmin/fmax take.
+template <class T>
+inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_half_element_v<T>;
 
 /// The array element type with the same kind and size as arithmetic type S.
 template <class S>
@@ -188,10 +195,10 @@ struct unify<V, Vs...> {
 template <class... Vs>
 using unify_t = typename unify<Vs...>::type;
 
-/// The OpenCL C name of T.
+/// The OpenCL C name of the type T is computed in ("float" for half).
 template <class T>
 const char* cl_name() noexcept {
-  return cl_type_name(scalar_type_of<T>());
+  return cl_value_name(scalar_type_of<T>());
 }
 
 /// Converts scalar `v` to element type T; throws std::invalid_argument when an integer does not
@@ -235,7 +242,8 @@ struct terminal : expression_tag {
   }
 };
 
-/// A scalar operand; it takes the element type `Hint` of the expression next to it.
+/// A scalar operand; it takes the element type `Hint` of the expression next to it (next to half,
+/// it is rounded to half and passed as the float of that value).
 template <class S>
 struct scalar_node {
   using value_type = void;
@@ -243,7 +251,12 @@ struct scalar_node {
   template <class Hint>
   std::string emit(expression_builder& b) const {
     const Hint h = convert_scalar<Hint>(v);
-    return b.add_scalar(scalar_type_of<Hint>(), &h);
+    if constexpr (is_half_element_v<Hint>) {
+      const float f = h;
+      return b.add_scalar(scalar_type::f32, &f);
+    } else {
+      return b.add_scalar(scalar_type_of<Hint>(), &h);
+    }
   }
 };
 
@@ -273,7 +286,7 @@ template <class Op, class A>
 struct unary_node : expression_tag {
   using operand_type = typename A::value_type;
   using value_type = typename Op::template result<operand_type>;
-  static_assert(!Op::floating_only || std::is_floating_point_v<operand_type>,
+  static_assert(!Op::floating_only || is_float_like_v<operand_type>,
                 "AnyCL: this math function (sin, cos, exp, log, sqrt, floor, round, tanh, ...) "
                 "needs a float or double operand; convert integers with anycl::cast<float>(...)");
   A a;
@@ -288,7 +301,7 @@ template <class Op, class A, class B>
 struct binary_node : expression_tag {
   using operand_type = unify_t<typename A::value_type, typename B::value_type>;
   using value_type = typename Op::template result<operand_type>;
-  static_assert(!Op::floating_only || std::is_floating_point_v<operand_type>,
+  static_assert(!Op::floating_only || is_float_like_v<operand_type>,
                 "AnyCL: pow and fma need float or double operands; convert integers with "
                 "anycl::cast<float>(...)");
   A a;
@@ -307,7 +320,7 @@ template <class A, class B, class C>
 struct fma_node : expression_tag {
   using value_type =
       unify_t<typename A::value_type, typename B::value_type, typename C::value_type>;
-  static_assert(std::is_floating_point_v<value_type>,
+  static_assert(is_float_like_v<value_type>,
                 "AnyCL: pow and fma need float or double operands; convert integers with "
                 "anycl::cast<float>(...)");
   A a;
@@ -354,12 +367,18 @@ struct where_node : expression_tag {
 template <class U, class A>
 struct cast_node : expression_tag {
   using value_type = U;
+  using operand_type = typename A::value_type;
   A a;
   explicit cast_node(A x) : a(std::move(x)) {}
   template <class Hint>
   std::string emit(expression_builder& b) const {
-    return std::string("((") + cl_name<U>() + ")" + a.template emit<typename A::value_type>(b) +
-           ")";
+    const std::string v = a.template emit<operand_type>(b);
+    // To half: rounded once, from a double directly (anycl/loop.h), the float of the result.
+    if constexpr (is_half_element_v<U>)
+      return std::is_same_v<operand_type, double> ? "anycl_half_d(" + v + ")"
+                                                  : "anycl_half_f((float)" + v + ")";
+    else
+      return std::string("((") + cl_name<U>() + ")" + v + ")";
   }
 };
 
@@ -402,7 +421,7 @@ ANYCL_DETAIL_INFIX(op_or, "||", truth_op, "int")
 struct op_mod : same_type_op {
   template <class T>
   static std::string format(const std::string& l, const std::string& r) {
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (is_float_like_v<T>)
       return "fmod(" + l + ", " + r + ")";
     else
       return std::string("((") + cl_name<T>() + ")(" + l + " % " + r + "))";
@@ -411,13 +430,13 @@ struct op_mod : same_type_op {
 struct op_min : same_type_op {
   template <class T>
   static std::string format(const std::string& l, const std::string& r) {
-    return (std::is_floating_point_v<T> ? "fmin(" : "min(") + l + ", " + r + ")";
+    return (is_float_like_v<T> ? "fmin(" : "min(") + l + ", " + r + ")";
   }
 };
 struct op_max : same_type_op {
   template <class T>
   static std::string format(const std::string& l, const std::string& r) {
-    return (std::is_floating_point_v<T> ? "fmax(" : "max(") + l + ", " + r + ")";
+    return (is_float_like_v<T> ? "fmax(" : "max(") + l + ", " + r + ")";
   }
 };
 struct op_pow : same_type_op {
@@ -442,7 +461,7 @@ struct op_not : truth_op {
 struct op_abs : same_type_op {
   template <class T>
   static std::string format(const std::string& a) {
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (is_float_like_v<T>)
       return "fabs(" + a + ")";
     else if constexpr (std::is_signed_v<T>)
       return std::string("((") + cl_name<T>() + ")abs(" + a + "))";  // abs gives the unsigned type
@@ -503,6 +522,14 @@ expression_code describe(const E& e, const std::string& prefix = "e",
     std::string v = e.template emit<void>(b);
     return b.finish(std::move(v), scalar_type_of<typename E::value_type>(), target);
   }
+}
+
+/// Refuses, at compile time, a reduction of half values (an array or expression of X).
+template <class X>
+constexpr void require_not_half() {
+  static_assert(!is_half_element_v<typename X::value_type>,
+                "AnyCL: reductions, histograms and masks take no half values; reduce "
+                "anycl::cast<float>(x), which reads the halves in the reduction's kernel");
 }
 
 template <class T, class E>
@@ -616,11 +643,13 @@ auto where(C&& c, A&& a, B&& b) {
       detail::wrap(std::forward<B>(b)));
 }
 /// Element-wise conversion to element type U, as OpenCL C's (U) cast (float to integer truncates
-/// toward zero; out-of-range values are undefined, as in C).
+/// toward zero; out-of-range values are undefined, as in C). To anycl::half it rounds to nearest,
+/// ties to even (a double directly, never through float); from half it is exact.
 template <class U, class A>
 auto cast(A&& a) {
-  static_assert(is_real_element_v<U>,
-                "AnyCL: cast<U> needs U in int8_t...int64_t, uint8_t...uint64_t, float, double");
+  static_assert(is_real_element_v<U> || is_half_element_v<U>,
+                "AnyCL: cast<U> needs U in int8_t...int64_t, uint8_t...uint64_t, float, double, "
+                "anycl::half");
   static_assert(detail::is_typed_v<A>,
                 "AnyCL: cast<U>(e) takes an array or expression (convert a scalar with "
                 "static_cast)");

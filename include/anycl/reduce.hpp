@@ -232,6 +232,7 @@ namespace detail {
 template <class R, class E>
 R reduce_expression(const E& e, reduce_op op, const char* what,
                     const std::string* predicate = nullptr) {
+  require_not_half<E>();
   const expression_code code = describe(e);
   reduce_request q(code.arrays.front(), op, what);
   q.expr = &code;
@@ -359,6 +360,7 @@ inline array_core keep_axis(const array_core& r, const anycl::shape& in, unsigne
 template <class R, class X>
 array<R> reduce_expression_along(const X& x, axis ax, reduce_op op, const char* what, bool keep,
                                  const std::string* predicate = nullptr) {
+  require_not_half<X>();
   const expression_code code = describe(x);
   reduce_request q(code.arrays.front(), op, what);
   q.expr = &code;

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "anycl/half.hpp"
+
 namespace anycl {
 
 /// The real element types: the OpenCL C scalars char...ulong, float and double. Element-wise
@@ -30,12 +32,19 @@ template <class T>
 inline constexpr bool is_complex_element_v =
     std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
 
-/// The element types of device arrays: the real ones and the complex ones.
+/// anycl::half (IEEE binary16): arrays of it take part in element-wise expressions (loaded and
+/// stored as half, computed in float), casts and the storage operations; reduce or sort them
+/// through anycl::cast<float>(...).
 template <class T>
-inline constexpr bool is_array_element_v = is_real_element_v<T> || is_complex_element_v<T>;
+inline constexpr bool is_half_element_v = std::is_same_v<T, half>;
+
+/// The element types of device arrays: the real ones, half and the complex ones.
+template <class T>
+inline constexpr bool is_array_element_v =
+    is_real_element_v<T> || is_half_element_v<T> || is_complex_element_v<T>;
 
 /// An array element type known at run time (c64 = std::complex<float>, c128 =
-/// std::complex<double>). The order is that of `scalar_types`.
+/// std::complex<double>, f16 = anycl::half). The order is that of `scalar_types`.
 enum class scalar_type : unsigned char {
   i8,
   i16,
@@ -48,16 +57,24 @@ enum class scalar_type : unsigned char {
   f32,
   f64,
   c64,
-  c128
+  c128,
+  f16
 };
 
-/// What kind of number a scalar_type holds.
-enum class scalar_kind : unsigned char { signed_integer, unsigned_integer, floating, complex };
+/// What kind of number a scalar_type holds: `half` is binary16, stored as half and computed in
+/// float.
+enum class scalar_kind : unsigned char {
+  signed_integer,
+  unsigned_integer,
+  floating,
+  complex,
+  half
+};
 
 /// One row of the type table.
 struct scalar_type_info {
   scalar_type type;
-  const char* cl_name;  ///< the OpenCL C name: "char", ..., "double", "float2", "double2"
+  const char* cl_name;  ///< the OpenCL C name: "char", ..., "double", "float2", "double2", "half"
   std::size_t size;     ///< bytes
   scalar_kind kind;
   /// OpenCL C's names of the smallest and largest value (<limits.h>, or -INFINITY and INFINITY
@@ -67,8 +84,8 @@ struct scalar_type_info {
 };
 
 /// Every scalar_type, in enum order: the real types first (the OpenCL C scalars a parameter list
-/// or a tool's argument may name), then the complex ones.
-inline constexpr std::array<scalar_type_info, 12> scalar_types{{
+/// or a tool's argument may name), then the complex ones and half.
+inline constexpr std::array<scalar_type_info, 13> scalar_types{{
     {scalar_type::i8, "char", 1, scalar_kind::signed_integer, "CHAR_MIN", "CHAR_MAX"},
     {scalar_type::i16, "short", 2, scalar_kind::signed_integer, "SHRT_MIN", "SHRT_MAX"},
     {scalar_type::i32, "int", 4, scalar_kind::signed_integer, "INT_MIN", "INT_MAX"},
@@ -81,6 +98,7 @@ inline constexpr std::array<scalar_type_info, 12> scalar_types{{
     {scalar_type::f64, "double", 8, scalar_kind::floating, "-INFINITY", "INFINITY"},
     {scalar_type::c64, "float2", 8, scalar_kind::complex, "", ""},
     {scalar_type::c128, "double2", 16, scalar_kind::complex, "", ""},
+    {scalar_type::f16, "half", 2, scalar_kind::half, "-INFINITY", "INFINITY"},
 }};
 
 /// The number of real types at the front of `scalar_types`.
@@ -102,6 +120,17 @@ constexpr bool is_floating(scalar_type t) noexcept {
 /// True for c64 and c128.
 constexpr bool is_complex(scalar_type t) noexcept {
   return scalar_info(t).kind == scalar_kind::complex;
+}
+/// True for f16.
+constexpr bool is_half(scalar_type t) noexcept { return scalar_info(t).kind == scalar_kind::half; }
+/// The OpenCL C type that holds an element in kernels that only move elements: "ushort" for half
+/// (a half pointer is read only through vload_half), cl_type_name otherwise.
+constexpr const char* cl_storage_name(scalar_type t) noexcept {
+  return is_half(t) ? "ushort" : cl_type_name(t);
+}
+/// The OpenCL C type an element is computed in: "float" for half, cl_type_name otherwise.
+constexpr const char* cl_value_name(scalar_type t) noexcept {
+  return is_half(t) ? "float" : cl_type_name(t);
 }
 /// True for i8...i64 (and the floating types).
 constexpr bool is_signed(scalar_type t) noexcept {
@@ -147,8 +176,10 @@ template <class T>
 constexpr scalar_type scalar_type_of() noexcept {
   static_assert(is_array_element_v<T>,
                 "AnyCL: array elements are int8_t...int64_t, uint8_t...uint64_t, float, double, "
-                "std::complex<float> or std::complex<double>");
-  if constexpr (std::is_same_v<T, std::complex<float>>)
+                "anycl::half, std::complex<float> or std::complex<double>");
+  if constexpr (std::is_same_v<T, half>)
+    return scalar_type::f16;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
     return scalar_type::c64;
   else if constexpr (std::is_same_v<T, std::complex<double>>)
     return scalar_type::c128;
@@ -158,7 +189,7 @@ constexpr scalar_type scalar_type_of() noexcept {
 
 namespace detail {
 /// Calls f with a value of the host type of real type `t` (int8_t ... double) and returns what it
-/// returns. Callers pass real types; a complex type is taken as double.
+/// returns. Callers pass real types; a complex type or half is taken as double.
 template <class F>
 decltype(auto) with_real_type(scalar_type t, F&& f) {
   switch (t) {
@@ -183,6 +214,7 @@ decltype(auto) with_real_type(scalar_type t, F&& f) {
     case scalar_type::f64:
     case scalar_type::c64:
     case scalar_type::c128:
+    case scalar_type::f16:
       break;
   }
   return f(double{});

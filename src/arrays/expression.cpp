@@ -151,6 +151,18 @@ void replace_all(std::string& s, const std::string& mark, const std::string& tex
     s.replace(at, mark.size(), text);
 }
 
+// The text of element `index` of array `name` of elements `t`: half ones through vload_half.
+std::string load(scalar_type t, const std::string& name, const std::string& index) {
+  return is_half(t) ? "vload_half(" + index + ", " + name + ")" : name + "[" + index + "]";
+}
+
+// The statement storing `value` as element `index` of `name`: half rounded to nearest even.
+std::string store(scalar_type t, const std::string& name, const std::string& index,
+                  const std::string& value) {
+  return is_half(t) ? "vstore_half_rte(" + value + ", " + index + ", " + name + ")"
+                    : name + "[" + index + "] = " + value;
+}
+
 }  // namespace
 
 std::string expression_builder::placeholder(std::size_t i) {
@@ -167,17 +179,18 @@ expression_code expression_builder::finish(std::string value, scalar_type t,
     const array_layout l =
         broadcast_layout(code_.arrays[i].layout(), code_.extents, "anycl expression");
     const std::string& name = names_[i];
-    std::string text = name + "[" + name + "_off + k]";
-    std::string run = name + "[" + name + "_off + k + j]";
+    const scalar_type et = code_.arrays[i].type();
+    std::string text = load(et, name, name + "_off + k");
+    std::string run = load(et, name, name + "_off + k + j");
     if (!l.contiguous()) {
       code_.params += std::string(", ") + index_type(d) + " " + name + "_st";
       code_.args.push_back(vector_arg(index_of(l, d, true)));
       code_.uses_extents = true;
       const std::string at = std::string(index_function(d)) + "(k, " + prefix_ + "_ext, " + name +
                              "_st, " + name + "_off)";
-      text = name + "[" + at + "]";
+      text = load(et, name, at);
       code_.row_setup += "const ulong " + name + "_p = " + at + "; ";
-      run = run_element(name, name + "_p", l, name + "_st");
+      run = load(et, name, run_index(name + "_p", l, name + "_st"));
     }
     replace_all(value, placeholder(i), text);
     replace_all(row, placeholder(i), run);
@@ -189,7 +202,7 @@ expression_code expression_builder::finish(std::string value, scalar_type t,
   }
   code_.value = std::move(value);
   code_.element = t;
-  code_.type = cl_type_name(t);
+  code_.type = cl_value_name(t);
   return std::move(code_);
 }
 
@@ -201,7 +214,7 @@ void check_destination(const array_core& dst, const expression_code& code) {
   if (!dst.valid()) throw std::invalid_argument("anycl expression: the destination array is empty");
   require_writable(dst, "anycl expression");
   if (dst.type() != code.element)
-    throw std::invalid_argument(std::string("anycl expression: a ") + code.type +
+    throw std::invalid_argument(std::string("anycl expression: a ") + cl_type_name(code.element) +
                                 " expression into an array of " + cl_type_name(dst.type()));
   if (dst.layout().extents != code.extents)
     throw std::invalid_argument("anycl expression: assigning an expression of shape " +
@@ -247,27 +260,29 @@ std::string expression_source(const expression_code& code, const array_layout* d
   std::string src = "#include \"anycl/loop.h\"\nkernel void ";
   src += expr_kernel;
   src += "(global ";
-  src += code.type;
+  src += cl_type_name(code.element);
   src += shares_buffer ? "* r" : "* restrict r";
   src += ", ulong r_off, ";
   if (!dst_contiguous) src += vec + " r_st, ";
   src += code.params;
   if (needs_extents) src += ", " + vec + " e_ext";
   src += ", ulong n, ulong chunk) {\n";
-  const std::string each = "  ANYCL_FOR_EACH(k, n, chunk) { r[" +
-                           (dst_contiguous ? std::string("r_off + k") : dst_at) +
-                           "] = " + code.value + "; }\n";
+  const std::string each =
+      "  ANYCL_FOR_EACH(k, n, chunk) { " +
+      store(code.element, "r", dst_contiguous ? std::string("r_off + k") : dst_at, code.value) +
+      "; }\n";
   if (dst_contiguous && !code.uses_extents) return src + each + "}\n";
   std::string setup = code.row_setup;
   if (!dst_contiguous) setup += "const ulong r_p = " + dst_at + "; ";
   const std::string dst_run =
-      dst_contiguous ? std::string("r[r_off + k + j]") : run_element("r", "r_p", *dst, "r_st");
+      dst_contiguous ? std::string("r_off + k + j") : run_index("r_p", *dst, "r_st");
   src += "#ifdef ANYCL_CPU\n  const ulong last = e_ext." + std::string(index_last_lane(d)) + ";\n";
   src +=
       "  for (ulong k = (ulong)get_global_id(0) * chunk, k_end = min(n, k + chunk); k < k_end;) "
       "{\n";
   src += "    const ulong run = min(k_end - k, last - k % last);\n    " + setup + "\n";
-  src += "    for (ulong j = 0; j < run; ++j) " + dst_run + " = " + code.row_value + ";\n";
+  src += "    for (ulong j = 0; j < run; ++j) " +
+         store(code.element, "r", dst_run, code.row_value) + ";\n";
   src += "    k += run;\n  }\n#else\n" + each + "#endif\n}\n";
   return src;
 }

@@ -132,13 +132,12 @@ const char* index_function(unsigned dims) noexcept {
 
 const char* index_last_lane(unsigned dims) noexcept { return dims <= 4 ? "w" : "s7"; }
 
-std::string run_element(const std::string& array, const std::string& pos, const array_layout& l,
-                        const std::string& st) {
+std::string run_index(const std::string& pos, const array_layout& l, const std::string& st) {
   const unsigned d = l.extents.dims();
   const std::size_t last = l.extents[d - 1] == 1 ? 0 : l.strides[d - 1];
-  if (last == 0) return array + "[" + pos + "]";
-  if (last == 1) return array + "[" + pos + " + j]";
-  return array + "[" + pos + " + j * " + st + "." + index_last_lane(d) + "]";
+  if (last == 0) return pos;
+  if (last == 1) return pos + " + j";
+  return pos + " + j * " + st + "." + index_last_lane(d);
 }
 
 index_vector index_of(const array_layout& l, unsigned dims, bool strides) {

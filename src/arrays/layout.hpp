@@ -44,11 +44,10 @@ const char* index_type(unsigned dims) noexcept;
 const char* index_function(unsigned dims) noexcept;
 /// The lane of the last axis in that vector: "w" or "s7".
 const char* index_last_lane(unsigned dims) noexcept;
-/// The text of element `k + j` of a run along the last axis of a layout of `dims` axes whose
+/// The index of element `k + j` of a run along the last axis of a layout of `dims` axes whose
 /// element k is at `pos`: the last-axis stride (of `l`, named `st` in the kernel) is written in
 /// when it is 0 or 1, so that such runs read one element or contiguous ones.
-std::string run_element(const std::string& array, const std::string& pos, const array_layout& l,
-                        const std::string& st);
+std::string run_index(const std::string& pos, const array_layout& l, const std::string& st);
 /// `l`'s extents (`strides` false) or strides, padded to the vector of `dims` axes (>= l's).
 index_vector index_of(const array_layout& l, unsigned dims, bool strides);
 

@@ -165,7 +165,7 @@ void generated_kernels_together(const command_queue& queue, const std::vector<st
 
 build_options typed_options(const command_queue& queue, scalar_type t) {
   build_options o = library_options(queue);
-  o.define("T", cl_type_name(t));
+  o.define("T", cl_storage_name(t));
   return o;
 }
 

@@ -19,7 +19,7 @@ namespace anycl::detail {
 class context_kernels;
 std::shared_ptr<context_kernels> kernels_for(const anycl::context& ctx);
 
-/// library_options plus -DT=<OpenCL name of t>.
+/// library_options plus -DT=<OpenCL name of t> (its storage type: ushort for half).
 build_options typed_options(const command_queue& queue, scalar_type t);
 /// The kernel `name` of the shipped file `file` (e.g. "anycl/array.cl") built with `options` for
 /// `queue`'s context: loaded once per context through the kernel loader (memory and disk cache),
