@@ -21,6 +21,7 @@
 #include "anycl/indexing.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"
+#include "anycl/memory_pool.hpp"
 #include "anycl/nd_range.hpp"
 #include "anycl/partitioned_array.hpp"
 #include "anycl/platform.hpp"

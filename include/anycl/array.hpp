@@ -80,7 +80,8 @@ struct array_layout {
   }
 };
 
-/// What arrays sharing one buffer know about the commands using it.
+/// What arrays sharing one buffer know about the commands using it; it gives the buffer back to
+/// the context's memory pool when the last of them goes.
 struct array_sync;
 /// The kernels built for one context by the array layer; every array of the context holds it, so
 /// they live as long as one of those arrays (never in static storage).
@@ -139,8 +140,10 @@ class ANYCL_EXPORT array_core {
 
  private:
   command_queue queue_;
-  anycl::buffer buf_;
+  // sync_ before buf_: the last array of a buffer lets go of its handle before array_sync gives
+  // the buffer back to the context's memory pool.
   std::shared_ptr<array_sync> sync_;
+  anycl::buffer buf_;
   std::shared_ptr<context_kernels> kernels_;
   array_layout layout_;
   scalar_type type_ = scalar_type::f32;

@@ -11,6 +11,7 @@
 #include "arrays/broadcast.hpp"
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/require.hpp"
 
 namespace anycl {
@@ -20,12 +21,20 @@ namespace detail {
 struct array_sync {
   std::mutex m;
   event last;
+  std::shared_ptr<memory_pool> pool;
+  anycl::buffer buf;
+
+  array_sync(std::shared_ptr<memory_pool> p, std::size_t bytes)
+      : pool(std::move(p)), buf(bytes == 0 ? anycl::buffer() : pool->acquire(bytes)) {}
+  array_sync(const array_sync&) = delete;
+  array_sync& operator=(const array_sync&) = delete;
+  ~array_sync() { pool->release({std::move(buf), std::move(last)}); }
 };
 
 // --- array_core ---
 
 array_core::array_core(const command_queue& queue, scalar_type type, const anycl::shape& s)
-    : queue_(queue), sync_(std::make_shared<array_sync>()), type_(type) {
+    : queue_(queue), type_(type) {
   if (!queue) throw std::invalid_argument("array: the queue is empty (default-constructed)");
   kernels_ = kernels_for(queue.context());
   // The device profile is read here, so a bad ANYCL_LAUNCH_SHAPE is refused by the first array.
@@ -38,7 +47,8 @@ array_core::array_core(const command_queue& queue, scalar_type type, const anycl
   if (n > std::numeric_limits<std::size_t>::max() / size_of(type))
     throw std::overflow_error("array: " + s.str() + " elements of " + cl_type_name(type) +
                               " overflow size_t bytes");
-  buf_ = anycl::buffer(queue.context(), n * size_of(type));
+  sync_ = std::make_shared<array_sync>(pool_for(queue.context()), n * size_of(type));
+  buf_ = sync_->buf;
 }
 
 event array_core::last_event() const {

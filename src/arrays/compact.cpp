@@ -13,6 +13,7 @@
 #include "arrays/compact.hpp"
 #include "arrays/expression_launch.hpp"
 #include "arrays/launch_plan.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {
@@ -84,20 +85,21 @@ array_core compact(const index_request& r) {
   std::vector<event> deps;
   for (const array_core& a : mask.arrays) add_dependency(deps, a);
   // The counts, read back and summed into offsets, written back for the second kernel.
-  anycl::buffer counts(q.context(), c.global * sizeof(cl_ulong));
+  scratch_buffer counts(q, c.global * sizeof(cl_ulong));
   const cl_ulong nn = n, chunk = c.chunk;
   std::vector<kernel_arg> args = {arg_traits<cl_ulong>::make(nn), arg_traits<cl_ulong>::make(chunk),
-                                  arg_traits<anycl::buffer>::make(counts)};
+                                  arg_traits<anycl::buffer>::make(counts.buffer())};
   args.insert(args.end(), user.begin(), user.end());
   const nd_range range(c.global, c.local);
   kernel count = generated_kernel(q, src, "anycl-compact", "anycl_compact_count", o);
-  const event counted = enqueue_kernel(count, q, range, args.data(), args.size(), deps);
+  const event counted =
+      counts.record(enqueue_kernel(count, q, range, args.data(), args.size(), deps));
   std::vector<cl_ulong> offs(c.global);
-  q.read_bytes(counts, 0, offs.size() * sizeof(cl_ulong), offs.data(), wait_list{counted});
+  q.read_bytes(counts.buffer(), 0, offs.size() * sizeof(cl_ulong), offs.data(), wait_list{counted});
   const std::uint64_t total = offsets_from_counts(offs);
   array_core out(q, out_t, anycl::shape(total));
   if (total == 0) return out;
-  q.write_bytes(counts, 0, offs.size() * sizeof(cl_ulong), offs.data());
+  q.write_bytes(counts.buffer(), 0, offs.size() * sizeof(cl_ulong), offs.data());
   const array_core values =
       r.values ? (r.values->layout().contiguous() ? *r.values : r.values->copy()) : array_core();
   const cl_ulong v_off = r.values ? values.layout().offset : 0;
@@ -110,7 +112,7 @@ array_core compact(const index_request& r) {
   }
   args.insert(args.end(), user.begin(), user.end());
   kernel write = generated_kernel(q, src, "anycl-compact", "anycl_compact_write", o);
-  const event e = enqueue_kernel(write, q, range, args.data(), args.size(), deps);
+  const event e = counts.record(enqueue_kernel(write, q, range, args.data(), args.size(), deps));
   for (const array_core& a : mask.arrays) a.record(e);
   if (r.values) values.record(e);
   out.record(e);

@@ -12,6 +12,7 @@
 #include "arrays/compact.hpp"
 #include "arrays/expression_launch.hpp"
 #include "arrays/launch_plan.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {
@@ -51,7 +52,7 @@ array_core histogram(const index_request& r) {
   }
   const device_profile prof = profile(q);
   const std::size_t parts = part_count(prof, n, bins), chunk = ceil_div(n, parts);
-  anycl::buffer part(q.context(), parts * bins * sizeof(cl_uint));
+  scratch_buffer part(q, parts * bins * sizeof(cl_uint));
   build_options o = typed_options(q, x.element);
   if (r.edges) o.define("ANYCL_HISTOGRAM_EDGES");
   const std::string src = histogram_source(x);
@@ -65,8 +66,8 @@ array_core histogram(const index_request& r) {
   const cl_ulong head[4] = {n, chunk, parts, bins};
   std::vector<kernel_arg> args;
   for (const cl_ulong& v : head) args.push_back(arg_traits<cl_ulong>::make(v));
-  args.push_back(arg_traits<anycl::buffer>::make(part));
-  args.push_back(arg_traits<anycl::buffer>::make(r.edges ? r.edges->buffer() : part));
+  args.push_back(arg_traits<anycl::buffer>::make(part.buffer()));
+  args.push_back(arg_traits<anycl::buffer>::make(r.edges ? r.edges->buffer() : part.buffer()));
   args.push_back(raw_arg(inv, size_of(x.element)));
   for (const expression_arg& a : x.args) args.push_back(launch_arg(a));
   std::vector<event> deps;
@@ -78,8 +79,9 @@ array_core histogram(const index_request& r) {
   const event counted = enqueue_kernel(k1, q, range, args.data(), args.size(), deps);
   kernel k2 = generated_kernel(q, src, "anycl-histogram", "anycl_histogram_sum", o);
   const launch_plan p = plan_launch(q, bins, sizeof(cl_ulong));
-  const event e = launch(k2, q, p.range(), wait_list{counted}, part, cl_ulong(parts),
-                         cl_ulong(bins), out.buffer(), cl_ulong(p.chunk));
+  const event e =
+      part.record(launch(k2, q, p.range(), wait_list{counted}, part.buffer(), cl_ulong(parts),
+                         cl_ulong(bins), out.buffer(), cl_ulong(p.chunk)));
   for (const array_core& a : x.arrays) a.record(counted);
   if (r.edges) r.edges->record(counted);
   out.record(e);

@@ -12,6 +12,7 @@
 #include "anycl/indexing.hpp"
 #include "arrays/compact.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_internal.hpp"
 #include "arrays/require.hpp"
 
@@ -82,16 +83,16 @@ void throw_first_bad(const array_core& idx, std::size_t n, const std::string& wh
 }
 
 // A 4-byte flag the kernels set when an index is out of range under index_mode::raise.
-anycl::buffer zero_flag(const command_queue& q, std::vector<event>& deps) {
-  anycl::buffer flag(q.context(), sizeof(cl_uint));
+scratch_buffer zero_flag(const command_queue& q, std::vector<event>& deps) {
+  scratch_buffer flag(q, sizeof(cl_uint));
   const cl_uint zero = 0;
-  deps.push_back(q.fill_bytes(flag, 0, sizeof zero, &zero, sizeof zero));
+  deps.push_back(flag.record(q.fill_bytes(flag.buffer(), 0, sizeof zero, &zero, sizeof zero)));
   return flag;
 }
 
-bool flag_set(const command_queue& q, const anycl::buffer& flag, const event& after) {
+bool flag_set(const command_queue& q, const scratch_buffer& flag, const event& after) {
   cl_uint v = 0;
-  q.read_bytes(flag, 0, sizeof v, &v, wait_list{after});
+  q.read_bytes(flag.buffer(), 0, sizeof v, &v, wait_list{after});
   return v != 0;
 }
 
@@ -141,13 +142,14 @@ array_core run_take(const index_request& r) {
   const array_core src = dense(a), idx = dense(*r.indices);
   const std::size_t m = idx.layout().extents.size();
   std::vector<event> deps = dependencies({&src, &idx});
-  const anycl::buffer flag = zero_flag(q, deps);
+  scratch_buffer flag = zero_flag(q, deps);
   kernel k = index_kernel(q, "anycl_take", a.type(), idx.type());
   const launch_plan p = plan_launch(q, n, size_of(a.type()));
-  const event e =
-      launch(k, q, p.range(), deps, src.buffer(), cl_ulong(src.layout().offset), idx.buffer(),
-             cl_ulong(idx.layout().offset), cl_ulong(len), cl_ulong(m), cl_ulong(inner),
-             cl_uint(r.mode), flag, out.buffer(), cl_ulong(0), cl_ulong(n), cl_ulong(p.chunk));
+  const event e = launch(k, q, p.range(), deps, src.buffer(), cl_ulong(src.layout().offset),
+                         idx.buffer(), cl_ulong(idx.layout().offset), cl_ulong(len), cl_ulong(m),
+                         cl_ulong(inner), cl_uint(r.mode), flag.buffer(), out.buffer(), cl_ulong(0),
+                         cl_ulong(n), cl_ulong(p.chunk));
+  flag.record(e);
   src.record(e);
   idx.record(e);
   out.record(e);
@@ -186,26 +188,32 @@ void run_put(const index_request& r) {
   const array_core dst = dense(a), idx = dense(*r.indices), v = dense(*r.values);
   const std::size_t len = a.layout().extents.size(), nv = v.layout().extents.size();
   std::vector<event> deps = dependencies({&dst, &idx, &v});
-  const anycl::buffer flag = zero_flag(q, deps);
-  anycl::buffer owner(q.context(), len * sizeof(cl_uint));
+  scratch_buffer flag = zero_flag(q, deps);
+  scratch_buffer owner(q, len * sizeof(cl_uint));
   const cl_uint none = 0;
-  deps.push_back(q.fill_bytes(owner, 0, len * sizeof none, &none, sizeof none));
+  deps.push_back(
+      owner.record(q.fill_bytes(owner.buffer(), 0, len * sizeof none, &none, sizeof none)));
   const launch_plan p = plan_launch(q, m, size_of(idx.type()));
   const cl_ulong idx_off = idx.layout().offset;
-  const event claimed = launch(index_kernel(q, "anycl_put_claim", a.type(), idx.type()), q,
-                               p.range(), deps, idx.buffer(), idx_off, cl_ulong(len),
-                               cl_uint(r.mode), flag, owner, cl_ulong(m), cl_ulong(p.chunk));
+  const event claimed =
+      launch(index_kernel(q, "anycl_put_claim", a.type(), idx.type()), q, p.range(), deps,
+             idx.buffer(), idx_off, cl_ulong(len), cl_uint(r.mode), flag.buffer(), owner.buffer(),
+             cl_ulong(m), cl_ulong(p.chunk));
   idx.record(claimed);
+  flag.record(claimed);
+  owner.record(claimed);
   if (r.mode == index_mode::raise && flag_set(q, flag, claimed))
     throw_first_bad(idx, len, axis_text(a.layout(), std::nullopt), r.what);
   const event e =
       launch(index_kernel(q, "anycl_put_write", a.type(), idx.type()), q, p.range(),
-             wait_list{claimed}, idx.buffer(), idx_off, cl_ulong(len), cl_uint(r.mode), flag, owner,
-             v.buffer(), cl_ulong(v.layout().offset), cl_ulong(nv), dst.buffer(),
-             cl_ulong(dst.layout().offset), cl_ulong(m), cl_ulong(p.chunk));
+             wait_list{claimed}, idx.buffer(), idx_off, cl_ulong(len), cl_uint(r.mode),
+             flag.buffer(), owner.buffer(), v.buffer(), cl_ulong(v.layout().offset), cl_ulong(nv),
+             dst.buffer(), cl_ulong(dst.layout().offset), cl_ulong(m), cl_ulong(p.chunk));
   idx.record(e);
   v.record(e);
   dst.record(e);
+  flag.record(e);
+  owner.record(e);
   if (dst.buffer().get() != a.buffer().get()) a.assign(dst);  // a strided view: write it back
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "anycl/kernel_loader.hpp"
+#include "arrays/context_registry.hpp"
 #include "arrays/launch_shape.hpp"
 
 namespace anycl::detail {
@@ -117,29 +118,9 @@ class context_kernels {
   std::map<cl_device_id, device_profile> profiles_;
 };
 
-namespace {
-
-// Weak references only: what the kernels retain lives as long as an array of the context holds
-// its context_kernels, never in static storage.
-std::mutex registry_mutex;
-std::map<cl_context, std::weak_ptr<context_kernels>>& registry() {
-  static auto* r = new std::map<cl_context, std::weak_ptr<context_kernels>>();
-  return *r;
-}
-
-}  // namespace
-
 std::shared_ptr<context_kernels> kernels_for(const anycl::context& ctx) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  auto& r = registry();
-  auto it = r.find(ctx.get());
-  if (it != r.end()) {
-    if (auto sp = it->second.lock()) return sp;
-  }
-  for (auto i = r.begin(); i != r.end();) i = i->second.expired() ? r.erase(i) : std::next(i);
-  auto sp = std::make_shared<context_kernels>(ctx);
-  r[ctx.get()] = sp;
-  return sp;
+  return registry_of<context_kernels>().get(ctx.get(),
+                                            [&] { return std::make_shared<context_kernels>(ctx); });
 }
 
 device_profile profile(const command_queue& queue) {

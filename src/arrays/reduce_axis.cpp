@@ -2,12 +2,14 @@
 // Reductions along one axis (sum, min, max): one task per output element or per segment of it,
 // then a combination of the segments.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arrays/layout.hpp"
 #include "arrays/library_kernels.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {
@@ -47,9 +49,9 @@ event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_lay
   const segments s = split_axis(prof, q, m, len, es);
   const build_options o = axis_options(q, t);
   kernel k1 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis", o);
-  anycl::buffer scratch;
-  if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * device_acc_size(t, op));
-  const anycl::buffer& dst = s.splits > 1 ? scratch : out.buffer();
+  std::optional<scratch_buffer> scratch;
+  if (s.splits > 1) scratch.emplace(q, s.tasks * device_acc_size(t, op));
+  const anycl::buffer& dst = scratch ? scratch->buffer() : out.buffer();
   const launch_plan p1 = task_plan(prof, s.tasks, es);
   const array_layout c = collapsed({ol})[0];
   event e = launch(k1, q, p1.range(), dependencies({&a, &out}), a.buffer(), cl_ulong(l.offset),
@@ -58,7 +60,8 @@ event run_axis(const array_core& a, unsigned axis, reduce_op op, const array_lay
                    cl_ulong(0));
   if (s.splits == 1) return e;
   kernel k2 = library_kernel(q, "anycl/reduce.cl", op_name(op) + "_axis_final", o);
-  return combine_segments(q, prof, k2, s, m, es, e, scratch, out.buffer());
+  return scratch->record(
+      combine_segments(q, prof, k2, s, m, es, e, scratch->buffer(), out.buffer()));
 }
 
 }  // namespace

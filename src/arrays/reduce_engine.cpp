@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arrays/library_kernels.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_engine.hpp"
 #include "arrays/reduce_internal.hpp"
 
@@ -69,11 +70,11 @@ event enqueue_stages(const command_queue& q, const kernel& partial, const kernel
   const std::size_t parts = partial_count(plan);
   if (parts == 1)
     return enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, out, out_index);
-  const anycl::buffer scratch(q.context(), parts * acc_size);
-  event e = enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, scratch, 0);
+  scratch_buffer scratch(q, parts * acc_size);
+  event e = enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, scratch.buffer(), 0);
   const std::size_t l2 = plan.cpu ? 1 : std::min(std::max<std::size_t>(1, plan.local), parts);
-  return launch(final_k, q, nd_range(l2, l2), wait_list{e}, cl_ulong(parts), scratch, out,
-                cl_ulong(out_index));
+  return scratch.record(launch(final_k, q, nd_range(l2, l2), wait_list{e}, cl_ulong(parts),
+                               scratch.buffer(), out, cl_ulong(out_index)));
 }
 
 event stages_to_host(const command_queue& q, const kernel& partial, host_combine combine,
@@ -81,10 +82,11 @@ event stages_to_host(const command_queue& q, const kernel& partial, host_combine
                      const kernel_arg* user, std::size_t count, const wait_list& deps,
                      void* result) {
   const std::size_t parts = partial_count(plan);
-  const anycl::buffer part(q.context(), parts * acc_size);
-  event e = enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, part, 0);
+  scratch_buffer part(q, parts * acc_size);
+  event e = part.record(
+      enqueue_partials(q, partial, acc_size, n, plan, user, count, deps, part.buffer(), 0));
   std::vector<unsigned char> h(parts * acc_size);
-  q.read_bytes(part, 0, h.size(), h.data(), wait_list{e});
+  q.read_bytes(part.buffer(), 0, h.size(), h.data(), wait_list{e});
   combine_pairwise(combine, h.data(), parts, acc_size);
   std::memcpy(result, h.data(), acc_size);
   return e;
@@ -141,9 +143,9 @@ event run_reduction(const command_queue& queue, const reduction_spec& spec, std:
                     const launch_plan* plan) {
   if (!queue) throw std::invalid_argument("anycl::detail::run_reduction: the queue is empty");
   reduction_source(spec);  // checks the spec before any allocation
-  anycl::buffer out(queue.context(), spec.acc_size);
-  event e = enqueue_reduction(queue, spec, n, args, count, deps, out, 0, plan);
-  queue.read_bytes(out, 0, spec.acc_size, result, wait_list{e});
+  scratch_buffer out(queue, spec.acc_size);
+  event e = out.record(enqueue_reduction(queue, spec, n, args, count, deps, out.buffer(), 0, plan));
+  queue.read_bytes(out.buffer(), 0, spec.acc_size, result, wait_list{e});
   return e;
 }
 

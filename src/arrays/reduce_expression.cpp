@@ -5,11 +5,13 @@
 // is written.
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "arrays/expression_launch.hpp"
+#include "arrays/memory_pool.hpp"
 #include "arrays/reduce_internal.hpp"
 
 namespace anycl::detail {
@@ -149,23 +151,24 @@ array_core reduce_expression_axis(const expression_code& code, unsigned axis, re
   const std::string src = expression_reduce_source(code, predicate, is_arg(op));
   const std::string name = predicate ? "anycl_count" : op_name(op);
   kernel k1 = generated_kernel(q, src, "anycl-expression-reduce", name + "_axis", o);
-  anycl::buffer scratch;
+  std::optional<scratch_buffer> scratch;
   const std::size_t acc_size = predicate ? sizeof(std::uint64_t) : device_acc_size(t, op);
-  if (s.splits > 1) scratch = anycl::buffer(q.context(), s.tasks * acc_size);
+  if (s.splits > 1) scratch.emplace(q, s.tasks * acc_size);
   const launch_plan p1 = task_plan(prof, s.tasks, es);
   const cl_ulong head[6] = {inner, len, s.splits, s.seg, s.tasks, p1.chunk};
   std::vector<kernel_arg> args;
   for (const cl_ulong& v : head) args.push_back(arg_traits<cl_ulong>::make(v));
-  args.push_back(arg_traits<anycl::buffer>::make(s.splits > 1 ? scratch : out.buffer()));
+  args.push_back(arg_traits<anycl::buffer>::make(scratch ? scratch->buffer() : out.buffer()));
   const cl_ulong out_off = 0;
   args.push_back(arg_traits<cl_ulong>::make(out_off));
   const std::vector<kernel_arg> user = expression_kernel_args(code);
   args.insert(args.end(), user.begin(), user.end());
   event e =
       enqueue_kernel(k1, q, p1.range(), args.data(), args.size(), expression_dependencies(code));
-  if (s.splits > 1) {
+  if (scratch) {
     kernel k2 = generated_kernel(q, src, "anycl-expression-reduce", name + "_axis_final", o);
-    e = combine_segments(q, prof, k2, s, m, es, e, scratch, out.buffer());
+    e = scratch->record(
+        combine_segments(q, prof, k2, s, m, es, e, scratch->buffer(), out.buffer()));
   }
   for (const array_core& a : code.arrays) a.record(e);
   out.record(e);

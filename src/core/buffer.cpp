@@ -3,6 +3,7 @@
 #include "anycl/buffer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -11,11 +12,14 @@
 
 #include "anycl/command_queue.hpp"
 #include "core/info.hpp"
+#include "core/memory_reclaim.hpp"
 #include "core/process.hpp"
 
 namespace anycl {
 
 namespace {
+using detail::memory_reclaimer;
+
 cl_mem_flags flags_of(memory_access access) {
   switch (access) {
     case memory_access::read_only:
@@ -61,6 +65,20 @@ void CL_CALLBACK refund_on_free(cl_mem, void* user) noexcept {
   refund(*c);
 }
 
+// Charges `c` to its context unless that takes it past `global` bytes; `used` is what was there.
+bool try_charge(const charge& c, std::uint64_t global, std::uint64_t& used) {
+  auto& a = accounts();
+  std::lock_guard<std::mutex> lock(a.m);
+  auto it = a.used.find(c.ctx);
+  used = it == a.used.end() ? 0 : it->second;
+  if (used > global || c.bytes > global - used) return false;
+  a.used[c.ctx] = used + c.bytes;
+  return true;
+}
+
+// The array layer's pools give back what they hold before a buffer is refused (called unlocked).
+std::atomic<memory_reclaimer> reclaimer{nullptr};
+
 cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const void* data) {
   detail::check_not_forked();
   if (!ctx) throw std::invalid_argument("buffer: the context is empty");
@@ -81,19 +99,16 @@ cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const v
     }
   }
   auto c = std::make_unique<charge>(charge{ctx.get(), bytes});
-  {
-    auto& a = accounts();
-    std::lock_guard<std::mutex> lock(a.m);
-    auto it = a.used.find(c->ctx);
-    const std::uint64_t used = it == a.used.end() ? 0 : it->second;
-    if (used > global || bytes > global - used)
+  std::uint64_t used = 0;
+  if (!try_charge(*c, global, used)) {
+    const memory_reclaimer r = reclaimer.load();
+    if (r == nullptr || r(c->ctx) == 0 || !try_charge(*c, global, used))
       detail::throw_api_error(
           "clCreateBuffer", CL_MEM_OBJECT_ALLOCATION_FAILURE,
           detail::cat("checked before the call: ", bytes, " bytes on top of the ", used,
                       " bytes in the context's live buffers exceed CL_DEVICE_GLOBAL_MEM_SIZE of ",
                       global, " bytes on '", smallest,
                       "' (drivers allocate lazily and would fail only when the memory is used)"));
-    a.used[c->ctx] = used + bytes;
   }
   cl_int status = CL_SUCCESS;
   cl_mem raw = clCreateBuffer(ctx.get(), flags, bytes, const_cast<void*>(data), &status);
@@ -218,3 +233,9 @@ event mapped_bytes::unmap() {
 }
 
 }  // namespace anycl
+
+namespace anycl::detail {
+
+void set_memory_reclaimer(memory_reclaimer r) noexcept { reclaimer.store(r); }
+
+}  // namespace anycl::detail

@@ -126,6 +126,9 @@ void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
 /// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// array_small_ops (µs a statement): small arrays made and freed in a loop, the memory pool on
+/// against off.
+void add_pool_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// sgemm_<n>, dgemm_<n> (GFLOP/s): anycl::blas::gemm against a direct CLBlast call on the same
 /// buffers and OpenBLAS on the host.
 void add_blas_benchmarks(std::vector<benchmark>& out, const settings& s);
