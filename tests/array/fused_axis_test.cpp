@@ -14,20 +14,10 @@
 #include "support/device_fixture.hpp"
 
 using anycl::test::host_gather;
+using anycl::test::values;
 using Catch::Matchers::Contains;
 
 namespace {
-
-// Values in [-1, 1) from a fixed sequence, so a failure repeats.
-std::vector<float> values(std::size_t n, unsigned seed) {
-  std::vector<float> v(n);
-  std::uint32_t s = 2654435761u * (seed + 1);
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>(s >> 8) * (2.0f / 16777216.0f) - 1.0f;
-  }
-  return v;
-}
 
 // The host reduction of row-major values `v` of shape `s` along `axis`: element o of the result
 // folds f over the line of output o, starting from `init`, in the order of the line.
@@ -122,16 +112,10 @@ TEST_CASE("fused_axis: strided, transposed and broadcast operands, and arrays", 
   for (std::size_t n : {std::size_t{1}, std::size_t{7919}, (std::size_t{1} << 19) + 3}) {
     INFO("n = " << n);
     const std::size_t rows = 3;
-    const auto hm = values(rows * n, 3), hr = values(2 * n, 4);
-    // A (3, n) matrix as the transposed view of its (n, 3) transpose, and a row of every other
-    // element of an array twice as long, broadcast over the rows.
-    auto mt = anycl::array<float>::from_host(e.queue, hm, {n, rows}).transpose();
-    auto row = anycl::array<float>::from_host(e.queue, hr).slice(0, 0, 2 * n, 2);
+    const anycl::test::strided_operands ops = anycl::test::make_strided_operands(e.queue, rows, n);
+    const anycl::array<float>&mt = ops.mt, &row = ops.row;
     const anycl::shape s{rows, n};
-    const auto vm = host_gather(hm, mt);
-    const auto vr = host_gather(hr, anycl::broadcast_to(row, s));
-    std::vector<float> d(s.size());
-    for (std::size_t i = 0; i < d.size(); ++i) d[i] = vm[i] - vr[i];
+    const std::vector<float>& d = ops.diff;
     for (unsigned ax = 0; ax < 2; ++ax) {
       INFO("axis " << ax);
       const anycl::axis a{ax};
@@ -151,7 +135,7 @@ TEST_CASE("fused_axis: strided, transposed and broadcast operands, and arrays", 
       // an array matching the expression form's.
       CHECK(anycl::count_if(mt, a).to_host() ==
             host_along<std::uint64_t, float>(
-                vm, s, ax, 0, [](std::uint64_t c, float v) { return c + (v != 0.0f); }));
+                ops.m, s, ax, 0, [](std::uint64_t c, float v) { return c + (v != 0.0f); }));
       const auto sa = anycl::sum(mt, a).to_host(), se = anycl::sum(mt + 0.0f, a).to_host();
       for (std::size_t o = 0; o < sa.size(); ++o) CHECK(std::fabs(sa[o] - se[o]) <= 1e-5f);
     }

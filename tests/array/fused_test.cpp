@@ -15,22 +15,12 @@
 #include "support/device_fixture.hpp"
 
 using anycl::test::host_gather;
+using anycl::test::values;
 using Catch::Matchers::Contains;
 
 namespace {
 
 const std::vector<std::size_t> sizes = {0, 1, 7919, (std::size_t{1} << 20) + 3};
-
-// Values in [-1, 1) from a fixed sequence, so a failure repeats.
-std::vector<float> values(std::size_t n, unsigned seed) {
-  std::vector<float> v(n);
-  std::uint32_t s = 2654435761u * (seed + 1);
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>(s >> 8) * (2.0f / 16777216.0f) - 1.0f;
-  }
-  return v;
-}
 
 bool near(double got, double want, double tolerance) { return std::fabs(got - want) <= tolerance; }
 
@@ -77,19 +67,12 @@ TEST_CASE("fused: reductions of expressions over strided, transposed and broadca
   anycl::test::env e;
   for (std::size_t n : {std::size_t{1}, std::size_t{7919}, (std::size_t{1} << 19) + 3}) {
     INFO("n = " << n);
-    const std::size_t rows = 2;
-    const auto hm = values(rows * n, 3), hr = values(2 * n, 4);
-    // The matrix as the transposed view of its (n, rows) transpose, the row every other element
-    // of an array twice as long, broadcast over the rows.
-    auto mt = anycl::array<float>::from_host(e.queue, hm, {n, rows}).transpose();
-    auto row = anycl::array<float>::from_host(e.queue, hr).slice(0, 0, 2 * n, 2);
-    const auto vm = host_gather(hm, mt);
-    const auto vr = host_gather(hr, anycl::broadcast_to(row, {rows, n}));
+    const anycl::test::strided_operands ops = anycl::test::make_strided_operands(e.queue, 2, n);
+    const anycl::array<float>&mt = ops.mt, &row = ops.row;
     double sum = 0, mag = 0;
     float hi = -INFINITY;
     std::uint64_t positive = 0;
-    for (std::size_t i = 0; i < vm.size(); ++i) {
-      const float d = vm[i] - vr[i];
+    for (const float d : ops.diff) {
       sum += d;
       mag += std::fabs(d);
       hi = std::max(hi, d);

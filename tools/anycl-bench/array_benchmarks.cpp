@@ -572,20 +572,6 @@ std::vector<path> argmax_paths(shared_state& st, const session& s, std::size_t n
   return paths;
 }
 
-void add_argmax(std::vector<benchmark>& out, const settings& set,
-                std::shared_ptr<shared_state> st) {
-  const std::size_t n = set.array_elements;
-  benchmark b = make_benchmark("array_argmax", "array", unit_kind::gigabytes_per_second,
-                               4.0 * static_cast<double>(n));
-  b.what = "anycl::argmax(b) of " + count_label(n) +
-           " floats, the index on the host; GB/s counting 4 bytes per element";
-  b.check = "the index against std::max_element's (the first largest) on the host";
-  b.references = {host_reference(
-      "#pragma omp parallel for, std::max_element per part, the first of the parts' bests")};
-  b.prepare = [st, n](const session& s) { return argmax_paths(*st, s, n); };
-  out.push_back(std::move(b));
-}
-
 // --- take (gather) of floats at random indices ---
 
 struct take_data {
@@ -631,19 +617,6 @@ std::vector<path> take_paths(shared_state& st, const session& s, std::size_t n) 
   return paths;
 }
 
-void add_take(std::vector<benchmark>& out, const settings& set, std::shared_ptr<shared_state> st) {
-  const std::size_t n = set.array_elements;
-  benchmark b = make_benchmark("array_take", "array", unit_kind::gigabytes_per_second,
-                               12.0 * static_cast<double>(n));
-  b.what = "anycl::take(b, idx) of " + count_label(n) + " floats at as many random uint32 " +
-           "indices (index_mode::raise: checked); GB/s counting 12 bytes per element (index, " +
-           "value, result)";
-  b.check = "every gathered value against b[idx[k]] on the host, exactly";
-  b.references = {host_reference("#pragma omp parallel for, out[k] = b[idx[k]]")};
-  b.prepare = [st, n](const session& s) { return take_paths(*st, s, n); };
-  out.push_back(std::move(b));
-}
-
 // --- compress (mask compaction) and histogram of floats ---
 
 constexpr float compress_threshold = 0.5f;
@@ -666,16 +639,28 @@ void verify_counts(const std::string& impl, std::vector<std::uint64_t> got,
   compare_exact(impl, "bin count", got, want);
 }
 
+/// The float data and a select_data for it, and what a path keeps alive: both.
+struct select_fixture {
+  std::shared_ptr<float_data> f;
+  std::shared_ptr<select_data> d;
+  std::shared_ptr<const void> keep;
+};
+
+select_fixture make_select(shared_state& st, const session& s, std::size_t n) {
+  select_fixture x{get_floats(st, s, n), std::make_shared<select_data>(), nullptr};
+  x.keep = std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<select_data>>>(
+      x.f, x.d);
+  return x;
+}
+
 std::vector<path> compress_paths(shared_state& st, const session& s, std::size_t n) {
-  std::shared_ptr<float_data> f = get_floats(st, s, n);
-  auto d = std::make_shared<select_data>();
-  for (float x : f->b)
-    if (x > compress_threshold) d->want.push_back(x);
-  d->out.assign(n, 0.0f);
-  auto keep =
-      std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<select_data>>>(f, d);
-  float_data* fp = f.get();
-  select_data* dp = d.get();
+  const select_fixture x = make_select(st, s, n);
+  float_data* fp = x.f.get();
+  select_data* dp = x.d.get();
+  const std::shared_ptr<const void>& keep = x.keep;
+  for (float v : fp->b)
+    if (v > compress_threshold) dp->want.push_back(v);
+  dp->out.assign(n, 0.0f);
   path_parts p;
   p.impl = "anycl";
   p.work = [fp, dp] { dp->OUT = anycl::compress(fp->B > compress_threshold, fp->B); };
@@ -703,35 +688,17 @@ std::vector<path> compress_paths(shared_state& st, const session& s, std::size_t
   return paths;
 }
 
-void add_compress(std::vector<benchmark>& out, const settings& set,
-                  std::shared_ptr<shared_state> st) {
-  const std::size_t n = set.array_elements;
-  // Reads every element, writes the selected half.
-  benchmark b = make_benchmark("array_compress", "array", unit_kind::gigabytes_per_second,
-                               6.0 * static_cast<double>(n));
-  b.what = "anycl::compress(b > 0.5f, b) of " + count_label(n) +
-           " floats in [0, 1), the mask fused into the kernels; GB/s counting 4 bytes read per "
-           "element and 4 written per selected one (about half)";
-  b.check = "the selected values, in order, against a serial host loop, exactly";
-  b.references = {host_reference(
-      "#pragma omp parallel for: each part's count, then each part writes from its offset")};
-  b.prepare = [st, n](const session& s) { return compress_paths(*st, s, n); };
-  out.push_back(std::move(b));
-}
-
 std::vector<path> histogram_paths(shared_state& st, const session& s, std::size_t n) {
-  std::shared_ptr<float_data> f = get_floats(st, s, n);
-  auto d = std::make_shared<select_data>();
-  d->edges = anycl::histogram(f->B, histogram_bins, 0.0f, 1.0f).edges.to_host();
-  d->counts.assign(histogram_bins, 0);
-  for (float x : f->b)  // serial: the first bin whose upper edge is above x
-    ++d->counts[static_cast<std::size_t>(std::upper_bound(d->edges.begin(), d->edges.end() - 1, x) -
-                                         d->edges.begin() - 1)];
-  d->host_counts.assign(histogram_bins, 0);
-  auto keep =
-      std::make_shared<std::pair<std::shared_ptr<float_data>, std::shared_ptr<select_data>>>(f, d);
-  float_data* fp = f.get();
-  select_data* dp = d.get();
+  const select_fixture x = make_select(st, s, n);
+  float_data* fp = x.f.get();
+  select_data* dp = x.d.get();
+  const std::shared_ptr<const void>& keep = x.keep;
+  dp->edges = anycl::histogram(fp->B, histogram_bins, 0.0f, 1.0f).edges.to_host();
+  dp->counts.assign(histogram_bins, 0);
+  for (float v : fp->b)  // serial: the first bin whose upper edge is above v
+    ++dp->counts[static_cast<std::size_t>(
+        std::upper_bound(dp->edges.begin(), dp->edges.end() - 1, v) - dp->edges.begin() - 1)];
+  dp->host_counts.assign(histogram_bins, 0);
   path_parts p;
   p.impl = "anycl";
   p.work = [fp, dp] { dp->H = anycl::histogram(fp->B, histogram_bins, 0.0f, 1.0f); };
@@ -750,20 +717,6 @@ std::vector<path> histogram_paths(shared_state& st, const session& s, std::size_
       &dp->host_counts, ~std::uint64_t{0},
       [dp](bool corrupt) { verify_counts("host", dp->host_counts, dp->counts, corrupt); }, keep));
   return paths;
-}
-
-void add_histogram(std::vector<benchmark>& out, const settings& set,
-                   std::shared_ptr<shared_state> st) {
-  const std::size_t n = set.array_elements;
-  benchmark b = make_benchmark("array_histogram", "array", unit_kind::gigabytes_per_second,
-                               4.0 * static_cast<double>(n));
-  b.what = "anycl::histogram(b, 256, 0, 1) of " + count_label(n) +
-           " floats in [0, 1); GB/s counting 4 bytes per element";
-  b.check = "the 256 counts against a serial host binning by the same edges, exactly";
-  b.references = {host_reference(
-      "#pragma omp parallel for, a row of counts per part (the same binning), then added")};
-  b.prepare = [st, n](const session& s) { return histogram_paths(*st, s, n); };
-  out.push_back(std::move(b));
 }
 
 // --- inclusive scan of uint32 ---
@@ -1106,6 +1059,60 @@ void add_spmv(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
   out.push_back(std::move(b));
 }
 
+// --- the rows measured against OpenMP host code only ---
+
+/// A GB/s row counting `bytes` per element of the family's arrays.
+struct host_row {
+  const char* name;
+  double bytes;
+  std::string what, check;
+  const char* host;
+  std::vector<path> (*paths)(shared_state&, const session&, std::size_t);
+};
+
+void add_host_rows(std::vector<benchmark>& out, const settings& set,
+                   std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  const std::string count = count_label(n);
+  const host_row rows[] = {
+      {"array_argmax", 4.0,
+       "anycl::argmax(b) of " + count +
+           " floats, the index on the host; GB/s counting 4 bytes per element",
+       "the index against std::max_element's (the first largest) on the host",
+       "#pragma omp parallel for, std::max_element per part, the first of the parts' bests",
+       argmax_paths},
+      {"array_take", 12.0,
+       "anycl::take(b, idx) of " + count +
+           " floats at as many random uint32 indices (index_mode::raise: checked); GB/s counting "
+           "12 bytes per element (index, value, result)",
+       "every gathered value against b[idx[k]] on the host, exactly",
+       "#pragma omp parallel for, out[k] = b[idx[k]]", take_paths},
+      // Reads every element, writes the selected half.
+      {"array_compress", 6.0,
+       "anycl::compress(b > 0.5f, b) of " + count +
+           " floats in [0, 1), the mask fused into the kernels; GB/s counting 4 bytes read per "
+           "element and 4 written per selected one (about half)",
+       "the selected values, in order, against a serial host loop, exactly",
+       "#pragma omp parallel for: each part's count, then each part writes from its offset",
+       compress_paths},
+      {"array_histogram", 4.0,
+       "anycl::histogram(b, 256, 0, 1) of " + count +
+           " floats in [0, 1); GB/s counting 4 bytes per element",
+       "the 256 counts against a serial host binning by the same edges, exactly",
+       "#pragma omp parallel for, a row of counts per part (the same binning), then added",
+       histogram_paths}};
+  for (const host_row& r : rows) {
+    benchmark b =
+        make_benchmark(r.name, "array", unit_kind::gigabytes_per_second, r.bytes * double(n));
+    b.what = r.what;
+    b.check = r.check;
+    b.references = {host_reference(r.host)};
+    const auto paths = r.paths;
+    b.prepare = [st, n, paths](const session& s) { return paths(*st, s, n); };
+    out.push_back(std::move(b));
+  }
+}
+
 }  // namespace
 
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
@@ -1119,10 +1126,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_spmv(out, s, st);
   add_broadcast(out, s, st);
   add_sum_expr(out, s, st);
-  add_argmax(out, s, st);
-  add_take(out, s, st);
-  add_compress(out, s, st);
-  add_histogram(out, s, st);
+  add_host_rows(out, s, st);
 }
 
 }  // namespace anycl::bench
