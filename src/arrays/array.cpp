@@ -24,8 +24,8 @@ struct array_sync {
   std::shared_ptr<memory_pool> pool;
   anycl::buffer buf;
 
-  array_sync(std::shared_ptr<memory_pool> p, std::size_t bytes)
-      : pool(std::move(p)), buf(bytes == 0 ? anycl::buffer() : pool->acquire(bytes)) {}
+  array_sync(std::shared_ptr<memory_pool> p, anycl::buffer b)
+      : pool(std::move(p)), buf(std::move(b)) {}
   array_sync(const array_sync&) = delete;
   array_sync& operator=(const array_sync&) = delete;
   ~array_sync() { pool->release({std::move(buf), std::move(last)}); }
@@ -47,8 +47,17 @@ array_core::array_core(const command_queue& queue, scalar_type type, const anycl
   if (n > std::numeric_limits<std::size_t>::max() / size_of(type))
     throw std::overflow_error("array: " + s.str() + " elements of " + cl_type_name(type) +
                               " overflow size_t bytes");
-  sync_ = std::make_shared<array_sync>(pool_for(queue.context()), n * size_of(type));
-  buf_ = sync_->buf;
+  // The handle is copied before array_sync owns the block, so a failed retain leaves nothing
+  // behind but the block, back in the pool.
+  std::shared_ptr<memory_pool> pool = pool_for(queue.context());
+  anycl::buffer b = n == 0 ? anycl::buffer() : pool->acquire(n * size_of(type));
+  try {
+    buf_ = b;
+  } catch (...) {
+    pool->release({std::move(b), {}});
+    throw;
+  }
+  sync_ = std::make_shared<array_sync>(std::move(pool), std::move(b));
 }
 
 event array_core::last_event() const {

@@ -37,22 +37,25 @@ namespace {
 
 // A held block can go out again once its last command is complete and the pool's is the only
 // reference: drivers retain a buffer while commands use it, and a handle copied out of an array
-// (array::buffer()) keeps it too, so such a block is never reused.
+// (array::buffer()) keeps it too, so such a block is never reused. A failed query throws.
 enum class reuse { now, later, never };
 
-reuse reusable(const memory_pool::block& b) noexcept {
+reuse reusable(const memory_pool::block& b) {
   if (b.ready) {
     cl_int status = CL_COMPLETE;
-    if (clGetEventInfo(b.ready.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                       nullptr) != CL_SUCCESS)
-      return reuse::never;
+    const cl_int err = clGetEventInfo(b.ready.get(), CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                      sizeof status, &status, nullptr);
+    if (err != CL_SUCCESS)
+      throw_api_error("clGetEventInfo", err,
+                      "the memory pool's check of a held block's last command");
     if (status < 0) return reuse::never;
     if (status != CL_COMPLETE) return reuse::later;
   }
   cl_uint refs = 0;
-  if (clGetMemObjectInfo(b.buf.get(), CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) !=
-      CL_SUCCESS)
-    return reuse::never;
+  const cl_int err =
+      clGetMemObjectInfo(b.buf.get(), CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr);
+  if (err != CL_SUCCESS)
+    throw_api_error("clGetMemObjectInfo", err, "the memory pool's check of a held block");
   return refs == 1 ? reuse::now : reuse::never;
 }
 
@@ -62,7 +65,17 @@ anycl::buffer memory_pool::take_held(std::size_t bytes, std::size_t most) {
   std::vector<block> dropped;  // released after the lock
   std::lock_guard<std::mutex> lock(m_);
   for (auto it = held_.lower_bound(bytes); it != held_.end() && it->first <= most;) {
-    const reuse r = reusable(it->second);
+    reuse r = reuse::never;
+    try {
+      r = reusable(it->second);
+    } catch (...) {
+      // The block whose state is unknown goes back to the driver.
+      stats_.blocks_held -= 1;
+      stats_.bytes_held -= it->first;
+      dropped.push_back(std::move(it->second));
+      held_.erase(it);
+      throw;
+    }
     if (r == reuse::later) {
       ++it;
       continue;

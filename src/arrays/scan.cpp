@@ -135,6 +135,8 @@ event scan_blocks(const array_core& in, const array_core& out, const scan_op& op
                                     arg_traits<cl_int>::make(exclusive)};
     e = enqueue_kernel(apply, q, sp.range(), args.data(), args.size(), deps);
   }
+  totals.record(e);  // the last command using them, for the memory pool
+  carries.record(e);
   return e;
 }
 

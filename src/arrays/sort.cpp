@@ -99,6 +99,12 @@ class radix_sort {
         ko_(key_options(q_, kt_)),
         flip_(j.order == sort_order::descending ? ~cl_ulong(0) : 0) {}
 
+  radix_sort(const radix_sort&) = delete;
+  radix_sort& operator=(const radix_sort&) = delete;
+  ~radix_sort() {
+    for (const array_core* a : {&hist_all_, &hist_, &key_b_, &key_c_, &val_b_}) a->record(last_);
+  }
+
   // Returns the last event (empty when nothing had to move).
   event run() {
     event e = count_all();
@@ -125,6 +131,7 @@ class radix_sort {
                      geo_.range, dependencies({j_.keys, j_.values, j_.positions}), keys.buffer(),
                      cl_ulong(keys.layout().offset), cl_ulong(n_), cl_ulong(geo_.chunk),
                      hist_all_.buffer(), flip_);
+    last_ = e;
     std::vector<cl_uint> counts(geo_.chunks * digits_ * 256);
     q_.read_bytes(hist_all_.buffer(), 0, counts.size() * sizeof(cl_uint), counts.data(),
                   wait_list(e));
@@ -182,8 +189,8 @@ class radix_sort {
       first = 256 * passes_[0];
       h = &hist_all_.buffer();
     } else {
-      e = launch(count_, q_, geo_.range, wait_list(e), key_src_.buf, key_src_.off, cl_ulong(n_),
-                 cl_ulong(geo_.chunk), shift, hist_.buffer(), flip_);
+      e = last_ = launch(count_, q_, geo_.range, wait_list(e), key_src_.buf, key_src_.off,
+                         cl_ulong(n_), cl_ulong(geo_.chunk), shift, hist_.buffer(), flip_);
     }
     const place kd = key_dst(i);
     const place vd = vals_ ? val_dst(i) : place{};
@@ -202,8 +209,8 @@ class radix_sort {
     const cl_uint chunks = static_cast<cl_uint>(geo_.chunks);
     args.push_back(arg_traits<cl_uint>::make(chunks));
     args.push_back(arg_traits<cl_ulong>::make(flip_));
-    e = enqueue_kernel(iota ? scatter_first_ : scatter_, q_, geo_.range, args.data(), args.size(),
-                       wait_list(e));
+    e = last_ = enqueue_kernel(iota ? scatter_first_ : scatter_, q_, geo_.range, args.data(),
+                               args.size(), wait_list(e));
     key_src_ = kd;
     val_src_ = vd;
     return e;
@@ -223,7 +230,7 @@ class radix_sort {
     if (j_.values)
       e = q_.copy_bytes(val_b_.buffer(), 0, j_.values->buffer(), j_.values->layout().offset * vs_,
                         n_ * vs_, wait_list(e));
-    return e;
+    return last_ = e;
   }
 
   const job& j_;
@@ -237,6 +244,7 @@ class radix_sort {
   const cl_ulong flip_;
   std::vector<unsigned> passes_;
   array_core hist_all_, hist_, key_b_, key_c_, val_b_;
+  event last_;  // the last command on the temporaries: theirs when they go back to the pool
   const array_core* vals_ = nullptr;
   std::size_t vs_ = 0;
   kernel count_, scatter_, scatter_first_;

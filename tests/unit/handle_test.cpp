@@ -447,3 +447,44 @@ TEST_CASE_METHOD(handle_fixture, "handle: a failed retain() throws and owns noth
   CHECK(calls.releases == 0);
   CHECK(obj.refs == 1);
 }
+
+namespace {
+/// A class holding a handle with the implicit copy assignment, as buffer and array_core are.
+struct holder {
+  fake_handle h;
+  int tag = 0;
+};
+static_assert(!std::is_nothrow_copy_assignable_v<holder>,
+              "copy-assigning a class that holds a handle may throw (the retain)");
+
+// Copy-assigns `from` into `to` inside a try block with a cleanup of its own; true when the
+// catch ran (with a by-value noexcept operator=, GCC skipped it and the objects of the caller
+// leaked: the fault sweep's clRetainMemObject runs in arrays).
+bool assignment_failure_reaches_catch(holder& to, const holder& from, fake_handle& cleanup) {
+  fake_handle local = std::move(cleanup);
+  try {
+    to = from;
+  } catch (const anycl::api_error&) {
+    local.reset();
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+TEST_CASE_METHOD(handle_fixture,
+                 "handle: a failed retain in a holder's copy assignment unwinds through the caller",
+                 "[unit][handle]") {
+  fake_object target{}, source{}, extra{};
+  source.retain_status = CL_OUT_OF_RESOURCES;
+  {
+    holder to{fake_handle::adopt(&target), 1};
+    const holder from{fake_handle::adopt(&source), 2};
+    fake_handle cleanup = fake_handle::adopt(&extra);
+    CHECK(assignment_failure_reaches_catch(to, from, cleanup));
+    CHECK(to.h.get() == &target);  // unchanged: the assignment failed before touching it
+    CHECK(extra.refs == 0);        // the catch released it
+  }
+  CHECK(calls.live == 0);
+  CHECK(calls.failed_retains == 1);
+}

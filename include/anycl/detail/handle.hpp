@@ -59,8 +59,17 @@ class handle {
     if (raw_ != nullptr) retain_or_throw(raw_);
   }
   handle(handle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
-  handle& operator=(handle other) noexcept {
-    swap(other);
+  // Two assignments, not one by value: the copy's retain may throw, and a by-value noexcept
+  // operator= let GCC treat the copy assignment of a class holding a handle as non-throwing, so
+  // a failed retain skipped its callers' cleanups (fault sweep: clRetainMemObject in arrays).
+  handle& operator=(const handle& other) {
+    handle copy(other);
+    swap(copy);
+    return *this;
+  }
+  handle& operator=(handle&& other) noexcept {
+    handle taken(std::move(other));
+    swap(taken);
     return *this;
   }
   ~handle() { reset(); }
