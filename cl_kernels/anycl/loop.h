@@ -9,6 +9,8 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
+#include "anycl/complex.h"
+
 #ifdef ANYCL_CPU
 #define ANYCL_FOR_EACH(k, n, chunk)                                                     \
   for (ulong k = (ulong)get_global_id(0) * (chunk), k##_end = min((ulong)(n), k + (chunk)); \

@@ -35,6 +35,13 @@
 // `cast<float>(x > 0.5f) * x` turns a mask into a factor. % on floating types is fmod; integer /
 // and % by zero are undefined, as in OpenCL C. abs of a signed integer wraps for the minimum
 // value; min/max on floating types are fmin/fmax. The math functions need a floating type.
+// Complex arrays (std::complex<float>, std::complex<double>, as float2 and double2) take + - * /,
+// unary -, == and !=, conj, real, imag, abs, arg, exp, sqrt, polar(r, theta) and
+// cast<std::complex<...>>, and mix with float and double arrays and with real and std::complex
+// scalars by numpy's rules: a complex value with a real one is complex, of the wider precision of
+// the arrays (scalars take the arrays' precision). Integer and half operands next to complex ones
+// are a compile-time error (cast<float> them). Division is Smith's (no overflow from the divisor's
+// squares; division by 0 gives NaN), abs is hypot, sqrt the principal root.
 // anycl::half arrays are loaded and stored as half (vload_half, vstore_half_rte) and computed in
 // float: a fused expression rounds to half where it stores and where cast<half> says, not after
 // every operation; scalars next to half are rounded to half first, as numpy's are.
@@ -53,6 +60,12 @@
 //
 // Lifetime: an expression refers to the arrays it was built from (it copies temporaries, such as
 // the view a.slice(...) returns); keep those arrays alive while the expression is.
+
+/// What a complex operand may take (the message of the compile-time checks).
+#define ANYCL_DETAIL_COMPLEX_OPS                                                                \
+  "AnyCL: complex values take + - * /, unary -, == and !=, conj, real, imag, abs, arg, exp, "   \
+  "sqrt and cast<std::complex<...>>; this operation needs real values (take real(), imag() or " \
+  "abs() first)"
 
 namespace anycl {
 
@@ -137,16 +150,19 @@ using bare_t = std::remove_cv_t<std::remove_reference_t<X>>;
 
 template <class X>
 struct is_array : std::false_type {};
-/// Complex arrays take no part in expressions (they hold data for BLAS and FFT).
 template <class T>
-struct is_array<array<T>> : std::bool_constant<is_real_element_v<T> || is_half_element_v<T>> {};
+struct is_array<array<T>> : std::true_type {};
 
 template <class X>
 inline constexpr bool is_array_v = is_array<bare_t<X>>::value;
-/// A C++ arithmetic value that can stand next to an array in an expression (not bool).
+/// std::complex<float> or std::complex<double> (the host value of a complex scalar too).
+template <class X>
+inline constexpr bool is_complex_v = is_complex_element_v<bare_t<X>>;
+/// A C++ arithmetic value (not bool), or a std::complex<float/double>, that can stand next to an
+/// array in an expression.
 template <class X>
 inline constexpr bool is_scalar_v =
-    std::is_arithmetic_v<bare_t<X>> && !std::is_same_v<bare_t<X>, bool>;
+    (std::is_arithmetic_v<bare_t<X>> && !std::is_same_v<bare_t<X>, bool>) || is_complex_v<X>;
 /// An array or an expression: something with an element type.
 template <class X>
 inline constexpr bool is_typed_v = is_array_v<X> || is_expression_v<X>;
@@ -160,6 +176,23 @@ inline constexpr bool is_binary_v = is_operand_v<A>&& is_operand_v<B> &&
 /// float, double and half: the types the math functions, fmod and fmin/fmax take.
 template <class T>
 inline constexpr bool is_float_like_v = std::is_floating_point_v<T> || is_half_element_v<T>;
+
+/// The real type of complex T (float for std::complex<float>); T itself otherwise.
+template <class T>
+struct real_of {
+  using type = T;
+};
+template <class R>
+struct real_of<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_of_t = typename real_of<T>::type;
+
+/// The value type of a std::complex scalar: it takes the precision of the typed operands next to
+/// it (std::complex<float> with float or std::complex<float> ones, std::complex<double> with
+/// double ones), as numpy's Python complex does.
+struct complex_scalar {};
 
 /// The array element type with the same kind and size as arithmetic type S.
 template <class S>
@@ -176,13 +209,45 @@ using element_of_t = std::conditional_t<
             std::conditional_t<sizeof(S) == 2, std::uint16_t,
                                std::conditional_t<sizeof(S) == 4, std::uint32_t, std::uint64_t>>>>>;
 
-/// The element type shared by the typed operands among value types Vs (void stands for a scalar).
+template <class T>
+struct type_is {
+  using type = T;
+};
+
+/// True for float, double and the complex types: what mixes with complex values.
+template <class T>
+inline constexpr bool mixes_with_complex_v =
+    std::is_floating_point_v<T> || is_complex_element_v<T> || std::is_same_v<T, complex_scalar>;
+
+/// The element type of two value types in one expression (void stands for a real scalar): one
+/// type throughout, except that complex values mix with float and double ones by numpy's rules
+/// (the result is complex, of the wider precision).
+template <class A, class B>
+constexpr auto unify_pick() {
+  if constexpr (std::is_void_v<A>) {
+    return type_is<B>{};
+  } else if constexpr (std::is_void_v<B> || std::is_same_v<A, B>) {
+    return type_is<A>{};
+  } else if constexpr (std::is_same_v<A, complex_scalar>) {
+    return unify_pick<B, A>();
+  } else if constexpr (is_complex_element_v<A> || is_complex_element_v<B> ||
+                       std::is_same_v<B, complex_scalar>) {
+    static_assert(mixes_with_complex_v<A> && mixes_with_complex_v<B>,
+                  "AnyCL: complex values mix with float and double ones only; convert integer or "
+                  "half arrays with anycl::cast<float>(...)");
+    using RA = real_of_t<A>;
+    using RB = std::conditional_t<std::is_same_v<B, complex_scalar>, RA, real_of_t<B>>;
+    return type_is<std::complex<std::conditional_t<(sizeof(RA) >= sizeof(RB)), RA, RB>>>{};
+  } else {
+    static_assert(std::is_same_v<A, B>,
+                  "AnyCL: arrays of different element types in one expression; convert one with "
+                  "anycl::cast<U>(...)");
+    return type_is<A>{};
+  }
+}
 template <class A, class B>
 struct unify2 {
-  static_assert(std::is_void_v<A> || std::is_void_v<B> || std::is_same_v<A, B>,
-                "AnyCL: arrays of different element types in one expression; convert one with "
-                "anycl::cast<U>(...)");
-  using type = std::conditional_t<std::is_void_v<A>, B, A>;
+  using type = typename decltype(unify_pick<A, B>())::type;
 };
 template <class... Vs>
 struct unify {
@@ -199,6 +264,28 @@ using unify_t = typename unify<Vs...>::type;
 template <class T>
 const char* cl_name() noexcept {
   return cl_value_name(scalar_type_of<T>());
+}
+
+/// The suffix of complex.h's functions for complex T: "_f" or "_d".
+template <class T>
+const char* complex_suffix() noexcept {
+  return std::is_same_v<T, std::complex<float>> ? "_f" : "_d";
+}
+
+/// The text of a value of type From (void: a scalar, already of type To) as type To in an
+/// expression of type To: a real value becomes a complex one with imaginary part 0, a complex
+/// float a complex double.
+template <class From, class To>
+std::string promote(const std::string& v) {
+  if constexpr (std::is_void_v<From> || std::is_same_v<From, complex_scalar> ||
+                std::is_same_v<From, To>) {
+    return v;
+  } else if constexpr (is_complex_element_v<From>) {
+    return std::string("convert_") + cl_name<To>() + "(" + v + ")";
+  } else {
+    const std::string r = cl_name<real_of_t<To>>();
+    return std::string("((") + cl_name<To>() + ")((" + r + ")" + v + ", (" + r + ")0))";
+  }
 }
 
 /// Converts scalar `v` to element type T; throws std::invalid_argument when an integer does not
@@ -246,10 +333,24 @@ struct terminal : expression_tag {
 /// it is rounded to half and passed as the float of that value).
 template <class S>
 struct scalar_node {
-  using value_type = void;
+  using value_type = std::conditional_t<is_complex_v<S>, complex_scalar, void>;
   S v;
   template <class Hint>
   std::string emit(expression_builder& b) const {
+    if constexpr (is_complex_element_v<Hint>) {
+      using R = typename Hint::value_type;
+      Hint h;
+      if constexpr (is_complex_v<S>)
+        h = Hint(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+      else
+        h = Hint(static_cast<R>(v), R(0));
+      return b.add_scalar(scalar_type_of<Hint>(), &h);
+    } else {
+      return emit_real<Hint>(b);
+    }
+  }
+  template <class Hint>
+  std::string emit_real(expression_builder& b) const {
     const Hint h = convert_scalar<Hint>(v);
     if constexpr (is_half_element_v<Hint>) {
       const float f = h;
@@ -286,9 +387,11 @@ template <class Op, class A>
 struct unary_node : expression_tag {
   using operand_type = typename A::value_type;
   using value_type = typename Op::template result<operand_type>;
-  static_assert(!Op::floating_only || is_float_like_v<operand_type>,
+  static_assert(!Op::floating_only || is_float_like_v<operand_type> ||
+                    is_complex_element_v<operand_type>,
                 "AnyCL: this math function (sin, cos, exp, log, sqrt, floor, round, tanh, ...) "
                 "needs a float or double operand; convert integers with anycl::cast<float>(...)");
+  static_assert(Op::complex_ok || !is_complex_element_v<operand_type>, ANYCL_DETAIL_COMPLEX_OPS);
   A a;
   explicit unary_node(A x) : a(std::move(x)) {}
   template <class Hint>
@@ -302,15 +405,18 @@ struct binary_node : expression_tag {
   using operand_type = unify_t<typename A::value_type, typename B::value_type>;
   using value_type = typename Op::template result<operand_type>;
   static_assert(!Op::floating_only || is_float_like_v<operand_type>,
-                "AnyCL: pow and fma need float or double operands; convert integers with "
+                "AnyCL: pow, fma and polar need float or double operands; convert integers with "
                 "anycl::cast<float>(...)");
+  static_assert(Op::complex_ok || !is_complex_element_v<operand_type>, ANYCL_DETAIL_COMPLEX_OPS);
   A a;
   B b;
   binary_node(A x, B y) : a(std::move(x)), b(std::move(y)) {}
   template <class Hint>
   std::string emit(expression_builder& bld) const {
-    std::string l = a.template emit<operand_type>(bld);
-    std::string r = b.template emit<operand_type>(bld);
+    std::string l =
+        promote<typename A::value_type, operand_type>(a.template emit<operand_type>(bld));
+    std::string r =
+        promote<typename B::value_type, operand_type>(b.template emit<operand_type>(bld));
     return Op::template format<operand_type>(l, r);
   }
 };
@@ -358,8 +464,8 @@ struct where_node : expression_tag {
   template <class Hint>
   std::string emit(expression_builder& bld) const {
     std::string s = "(" + c.template emit<typename C::value_type>(bld);
-    s += " ? " + a.template emit<value_type>(bld);
-    s += " : " + b.template emit<value_type>(bld);
+    s += " ? " + promote<typename A::value_type, value_type>(a.template emit<value_type>(bld));
+    s += " : " + promote<typename B::value_type, value_type>(b.template emit<value_type>(bld));
     return s + ")";
   }
 };
@@ -370,11 +476,18 @@ struct cast_node : expression_tag {
   using operand_type = typename A::value_type;
   A a;
   explicit cast_node(A x) : a(std::move(x)) {}
+  static_assert(is_complex_element_v<U> || !is_complex_element_v<operand_type>,
+                "AnyCL: cast<U> of complex values needs a complex U; take real(), imag() or abs() "
+                "for a real one");
+  static_assert(!is_complex_element_v<U> || mixes_with_complex_v<operand_type>,
+                "AnyCL: cast<std::complex<...>> takes float, double or complex values; cast "
+                "integers or half to float first");
   template <class Hint>
   std::string emit(expression_builder& b) const {
     const std::string v = a.template emit<operand_type>(b);
+    if constexpr (is_complex_element_v<U>) return promote<operand_type, U>(v);
     // To half: rounded once, from a double directly (anycl/loop.h), the float of the result.
-    if constexpr (is_half_element_v<U>)
+    else if constexpr (is_half_element_v<U>)
       return std::is_same_v<operand_type, double> ? "anycl_half_d(" + v + ")"
                                                   : "anycl_half_f((float)" + v + ")";
     else
@@ -387,35 +500,53 @@ struct cast_node : expression_tag {
 /// An operation whose value has the operand type.
 struct same_type_op {
   static constexpr bool floating_only = false;
+  static constexpr bool complex_ok = false;
   template <class T>
   using result = T;
 };
 /// An operation whose value is int32_t 0 or 1.
 struct truth_op {
   static constexpr bool floating_only = false;
+  static constexpr bool complex_ok = false;
   template <class T>
   using result = std::int32_t;
 };
+/// An operation of complex values too.
+struct complex_same_op : same_type_op {
+  static constexpr bool complex_ok = true;
+};
+struct complex_truth_op : truth_op {
+  static constexpr bool complex_ok = true;
+};
+/// An operation whose value is real: the real type of a complex operand.
+struct to_real_op : complex_same_op {
+  template <class T>
+  using result = real_of_t<T>;
+};
 
-#define ANYCL_DETAIL_INFIX(name, sym, base, result_name)                          \
-  struct name : base {                                                            \
-    template <class T>                                                            \
-    static std::string format(const std::string& l, const std::string& r) {       \
-      return std::string("((") + result_name + ")(" + l + " " sym " " + r + "))"; \
-    }                                                                             \
+/// `l sym r` cast to the result type; complex operands (where allowed) call complex.h's `fn`.
+#define ANYCL_DETAIL_INFIX(name, sym, base, result_name, fn)                                      \
+  struct name : base {                                                                            \
+    template <class T>                                                                            \
+    static std::string format(const std::string& l, const std::string& r) {                       \
+      if constexpr (is_complex_element_v<T>) {                                                    \
+        if (*fn != '\0') return std::string(fn) + complex_suffix<T>() + "(" + l + ", " + r + ")"; \
+      }                                                                                           \
+      return std::string("((") + result_name + ")(" + l + " " sym " " + r + "))";                 \
+    }                                                                                             \
   };
-ANYCL_DETAIL_INFIX(op_add, "+", same_type_op, cl_name<T>())
-ANYCL_DETAIL_INFIX(op_sub, "-", same_type_op, cl_name<T>())
-ANYCL_DETAIL_INFIX(op_mul, "*", same_type_op, cl_name<T>())
-ANYCL_DETAIL_INFIX(op_div, "/", same_type_op, cl_name<T>())
-ANYCL_DETAIL_INFIX(op_lt, "<", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_le, "<=", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_gt, ">", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_ge, ">=", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_eq, "==", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_ne, "!=", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_and, "&&", truth_op, "int")
-ANYCL_DETAIL_INFIX(op_or, "||", truth_op, "int")
+ANYCL_DETAIL_INFIX(op_add, "+", complex_same_op, cl_name<T>(), "")
+ANYCL_DETAIL_INFIX(op_sub, "-", complex_same_op, cl_name<T>(), "")
+ANYCL_DETAIL_INFIX(op_mul, "*", complex_same_op, cl_name<T>(), "anycl_cmul")
+ANYCL_DETAIL_INFIX(op_div, "/", complex_same_op, cl_name<T>(), "anycl_cdiv")
+ANYCL_DETAIL_INFIX(op_lt, "<", truth_op, "int", "")
+ANYCL_DETAIL_INFIX(op_le, "<=", truth_op, "int", "")
+ANYCL_DETAIL_INFIX(op_gt, ">", truth_op, "int", "")
+ANYCL_DETAIL_INFIX(op_ge, ">=", truth_op, "int", "")
+ANYCL_DETAIL_INFIX(op_eq, "==", complex_truth_op, "int", "anycl_ceq")
+ANYCL_DETAIL_INFIX(op_ne, "!=", complex_truth_op, "int", "!anycl_ceq")
+ANYCL_DETAIL_INFIX(op_and, "&&", truth_op, "int", "")
+ANYCL_DETAIL_INFIX(op_or, "||", truth_op, "int", "")
 #undef ANYCL_DETAIL_INFIX
 
 struct op_mod : same_type_op {
@@ -446,7 +577,19 @@ struct op_pow : same_type_op {
     return "pow(" + l + ", " + r + ")";
   }
 };
-struct op_neg : same_type_op {
+/// polar(r, theta): the complex number of magnitude r and angle theta (real operands).
+struct op_polar : same_type_op {
+  static constexpr bool floating_only = true;
+  template <class T>
+  using result = std::complex<T>;
+  template <class T>
+  static std::string format(const std::string& r, const std::string& theta) {
+    static_assert(std::is_floating_point_v<T>, "AnyCL: polar(r, theta) takes float or double");
+    return std::string("anycl_polar") + complex_suffix<std::complex<T>>() + "(" + r + ", " + theta +
+           ")";
+  }
+};
+struct op_neg : complex_same_op {
   template <class T>
   static std::string format(const std::string& a) {
     return std::string("((") + cl_name<T>() + ")(-" + a + "))";
@@ -458,10 +601,13 @@ struct op_not : truth_op {
     return "((int)(!" + a + "))";
   }
 };
-struct op_abs : same_type_op {
+/// abs: the magnitude of a complex value (a real one), fabs of a floating one.
+struct op_abs : to_real_op {
   template <class T>
   static std::string format(const std::string& a) {
-    if constexpr (is_float_like_v<T>)
+    if constexpr (is_complex_element_v<T>)
+      return std::string("anycl_cabs") + complex_suffix<T>() + "(" + a + ")";
+    else if constexpr (is_float_like_v<T>)
       return "fabs(" + a + ")";
     else if constexpr (std::is_signed_v<T>)
       return std::string("((") + cl_name<T>() + ")abs(" + a + "))";  // abs gives the unsigned type
@@ -469,29 +615,67 @@ struct op_abs : same_type_op {
       return a;
   }
 };
+/// conj, real and imag: of a real value, the value itself, itself and 0 (as numpy's).
+struct op_conj : complex_same_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    if constexpr (is_complex_element_v<T>)
+      return std::string("anycl_conj") + complex_suffix<T>() + "(" + a + ")";
+    else
+      return a;
+  }
+};
+struct op_real : to_real_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    return is_complex_element_v<T> ? "(" + a + ").x" : a;
+  }
+};
+struct op_imag : to_real_op {
+  template <class T>
+  static std::string format(const std::string& a) {
+    if constexpr (is_complex_element_v<T>)
+      return "(" + a + ").y";
+    else
+      return std::string("((") + cl_name<T>() + ")0)";
+  }
+};
+/// arg: the angle of a complex value in [-pi, pi]; of a real one 0 or pi (numpy's angle).
+struct op_arg : to_real_op {
+  static constexpr bool floating_only = true;
+  template <class T>
+  static std::string format(const std::string& a) {
+    if constexpr (is_complex_element_v<T>)
+      return std::string("anycl_carg") + complex_suffix<T>() + "(" + a + ")";
+    else
+      return std::string("atan2((") + cl_name<T>() + ")0, " + a + ")";
+  }
+};
 
-#define ANYCL_DETAIL_MATH(fn)                         \
-  struct op_##fn : same_type_op {                     \
-    static constexpr bool floating_only = true;       \
-    template <class T>                                \
-    static std::string format(const std::string& a) { \
-      return #fn "(" + a + ")";                       \
-    }                                                 \
+#define ANYCL_DETAIL_MATH(fn, base, complex_fn)                               \
+  struct op_##fn : base {                                                     \
+    static constexpr bool floating_only = true;                               \
+    template <class T>                                                        \
+    static std::string format(const std::string& a) {                         \
+      if constexpr (is_complex_element_v<T>)                                  \
+        return std::string(complex_fn) + complex_suffix<T>() + "(" + a + ")"; \
+      return #fn "(" + a + ")";                                               \
+    }                                                                         \
   };
-ANYCL_DETAIL_MATH(sin)
-ANYCL_DETAIL_MATH(cos)
-ANYCL_DETAIL_MATH(tan)
-ANYCL_DETAIL_MATH(exp)
-ANYCL_DETAIL_MATH(exp2)
-ANYCL_DETAIL_MATH(log)
-ANYCL_DETAIL_MATH(log2)
-ANYCL_DETAIL_MATH(log10)
-ANYCL_DETAIL_MATH(sqrt)
-ANYCL_DETAIL_MATH(rsqrt)
-ANYCL_DETAIL_MATH(floor)
-ANYCL_DETAIL_MATH(ceil)
-ANYCL_DETAIL_MATH(round)
-ANYCL_DETAIL_MATH(tanh)
+ANYCL_DETAIL_MATH(sin, same_type_op, "")
+ANYCL_DETAIL_MATH(cos, same_type_op, "")
+ANYCL_DETAIL_MATH(tan, same_type_op, "")
+ANYCL_DETAIL_MATH(exp, complex_same_op, "anycl_cexp")
+ANYCL_DETAIL_MATH(exp2, same_type_op, "")
+ANYCL_DETAIL_MATH(log, same_type_op, "")
+ANYCL_DETAIL_MATH(log2, same_type_op, "")
+ANYCL_DETAIL_MATH(log10, same_type_op, "")
+ANYCL_DETAIL_MATH(sqrt, complex_same_op, "anycl_csqrt")
+ANYCL_DETAIL_MATH(rsqrt, same_type_op, "")
+ANYCL_DETAIL_MATH(floor, same_type_op, "")
+ANYCL_DETAIL_MATH(ceil, same_type_op, "")
+ANYCL_DETAIL_MATH(round, same_type_op, "")
+ANYCL_DETAIL_MATH(tanh, same_type_op, "")
 #undef ANYCL_DETAIL_MATH
 
 template <class Op, class A>
@@ -530,6 +714,17 @@ constexpr void require_not_half() {
   static_assert(!is_half_element_v<typename X::value_type>,
                 "AnyCL: reductions, histograms and masks take no half values; reduce "
                 "anycl::cast<float>(x), which reads the halves in the reduction's kernel");
+}
+
+/// Refuses, at compile time, reductions other than sum (and dot, vdot) of complex values, and
+/// every reduction of half ones.
+template <class X>
+constexpr void require_reducible() {
+  require_not_half<X>();
+  static_assert(!is_complex_element_v<typename X::value_type>,
+                "AnyCL: complex values have no order: min, max, argmin, argmax, count_if, any, "
+                "all, reductions along an axis, histograms and masks take real values (reduce "
+                "abs(z), real(z) or imag(z)); sum, dot and vdot take complex ones");
 }
 
 template <class T, class E>
@@ -602,8 +797,21 @@ ANYCL_UNARY_FUNCTION(ceil)
 ANYCL_UNARY_FUNCTION(round)
 ANYCL_UNARY_FUNCTION(tanh)
 ANYCL_UNARY_FUNCTION(abs)
+/// Complex parts and conjugate: conj(z), real(z), imag(z) (the real values of a complex
+/// expression), and arg(z), the angle in [-pi, pi]. Of real operands, as numpy's: conj and real
+/// are the value, imag is 0, arg 0 or pi. abs(z) of a complex z is its magnitude.
+ANYCL_UNARY_FUNCTION(conj)
+ANYCL_UNARY_FUNCTION(real)
+ANYCL_UNARY_FUNCTION(imag)
+ANYCL_UNARY_FUNCTION(arg)
 #undef ANYCL_UNARY_FUNCTION
 
+/// Element-wise r * (cos(theta) + i sin(theta)), a complex value from real magnitudes and angles
+/// (float or double).
+template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>
+auto polar(A&& r, B&& theta) {
+  return detail::make_binary<detail::op_polar>(std::forward<A>(r), std::forward<B>(theta));
+}
 /// Element-wise a to the power b (float or double).
 template <class A, class B, class = std::enable_if_t<detail::is_binary_v<A, B>>>
 auto pow(A&& a, B&& b) {
@@ -644,12 +852,14 @@ auto where(C&& c, A&& a, B&& b) {
 }
 /// Element-wise conversion to element type U, as OpenCL C's (U) cast (float to integer truncates
 /// toward zero; out-of-range values are undefined, as in C). To anycl::half it rounds to nearest,
-/// ties to even (a double directly, never through float); from half it is exact.
+/// ties to even (a double directly, never through float); from half it is exact. To a complex U,
+/// from float, double or complex values (imaginary part 0 for real ones); complex values cast to
+/// complex types only (take real(), imag() or abs()).
 template <class U, class A>
 auto cast(A&& a) {
-  static_assert(is_real_element_v<U> || is_half_element_v<U>,
+  static_assert(is_array_element_v<U>,
                 "AnyCL: cast<U> needs U in int8_t...int64_t, uint8_t...uint64_t, float, double, "
-                "anycl::half");
+                "anycl::half, std::complex<float>, std::complex<double>");
   static_assert(detail::is_typed_v<A>,
                 "AnyCL: cast<U>(e) takes an array or expression (convert a scalar with "
                 "static_cast)");

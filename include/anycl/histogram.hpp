@@ -32,7 +32,7 @@ namespace detail {
 template <class X>
 array<std::uint64_t> count_bins(const X& x, std::size_t bins, const array_core* edges, double inv,
                                 const char* what) {
-  require_not_half<X>();
+  require_reducible<X>();
   const expression_code code = describe(x);
   index_request r(index_op::histogram, code.arrays.front(), what);
   r.mask = &code;

@@ -135,7 +135,7 @@ namespace detail {
 template <class R, class M>
 array<R> compact(const M& mask, const array_core* values, const char* what) {
   static_assert(is_typed_v<M>, "AnyCL: a mask is an array or an expression (non-zero selects)");
-  require_not_half<M>();
+  require_reducible<M>();
   const expression_code code = describe(mask);
   index_request r(index_op::compress, code.arrays.front(), what);
   r.mask = &code;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -22,11 +23,11 @@
 namespace anycl {
 
 /// What sum() and dot() of T return: integers accumulate in 64 bits (int64_t for signed element
-/// types, uint64_t for unsigned ones; the sum wraps modulo 2^64 when it does not fit), float and
-/// double in their own type.
+/// types, uint64_t for unsigned ones; the sum wraps modulo 2^64 when it does not fit), float,
+/// double and the complex types in their own type.
 template <class T>
 using sum_type_t =
-    std::conditional_t<std::is_floating_point_v<T>, T,
+    std::conditional_t<std::is_floating_point_v<T> || is_complex_element_v<T>, T,
                        std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>;
 
 namespace detail {
@@ -137,6 +138,25 @@ class ANYCL_EXPORT reduction_program {
   reduction_spec spec_;
 };
 
+/// The sum of complex values: the sums of their real and imaginary parts, each a fused,
+/// compensated reduction of real values (defined below).
+template <class X>
+typename bare_t<X>::value_type complex_sum(const X& x);
+
+/// Throws std::invalid_argument unless `a` and `b` are arrays of one shape and context (the
+/// complex forms of dot and vdot, which are sums of expressions: those would broadcast).
+template <class T>
+void require_dot_operands(const array<T>& a, const array<T>& b, const char* what) {
+  const std::string w(what);
+  if (!a.core().valid() || !b.core().valid())
+    throw std::invalid_argument(w + ": an operand array is empty (default-constructed)");
+  if (a.shape() != b.shape())
+    throw std::invalid_argument(w + ": shapes " + a.shape().str() + " and " + b.shape().str() +
+                                " differ");
+  if (a.context().get() != b.context().get())
+    throw std::invalid_argument(w + ": the arrays belong to different contexts");
+}
+
 }  // namespace detail
 
 // --- whole-array reductions ---
@@ -148,12 +168,15 @@ class ANYCL_EXPORT reduction_program {
 /// Blocks until the result is on the host.
 template <class T>
 sum_type_t<T> sum(const array<T>& a) {
-  static_assert(
-      is_real_element_v<T>,
-      "AnyCL: anycl::sum works on real element types (complex arrays hold data for BLAS and FFT)");
-  sum_type_t<T> r{};
-  detail::reduce_builtin({a.core(), detail::reduce_op::sum, "anycl::sum"}, &r);
-  return r;
+  static_assert(is_real_element_v<T> || is_complex_element_v<T>,
+                "AnyCL: anycl::sum of half values: sum anycl::cast<float>(x)");
+  if constexpr (is_complex_element_v<T>) {
+    return detail::complex_sum(a);
+  } else {
+    sum_type_t<T> r{};
+    detail::reduce_builtin({a.core(), detail::reduce_op::sum, "anycl::sum"}, &r);
+    return r;
+  }
 }
 /// The smallest element; NaNs are ignored as by fmin (NaN only when every element is NaN).
 /// Throws std::invalid_argument for an empty array.
@@ -181,14 +204,29 @@ T max(const array<T>& a) {
 /// summed compensated as in sum().
 template <class T>
 sum_type_t<T> dot(const array<T>& a, const array<T>& b) {
-  static_assert(
-      is_real_element_v<T>,
-      "AnyCL: anycl::dot works on real element types (complex arrays hold data for BLAS and FFT)");
-  sum_type_t<T> r{};
-  detail::reduce_request q(a.core(), detail::reduce_op::sum, "anycl::dot");
-  q.b = &b.core();
-  detail::reduce_builtin(q, &r);
-  return r;
+  static_assert(is_real_element_v<T> || is_complex_element_v<T>,
+                "AnyCL: anycl::dot of half values: take the dot of anycl::cast<float>(...)");
+  if constexpr (is_complex_element_v<T>) {
+    detail::require_dot_operands(a, b, "anycl::dot");
+    return detail::complex_sum(a * b);
+  } else {
+    sum_type_t<T> r{};
+    detail::reduce_request q(a.core(), detail::reduce_op::sum, "anycl::dot");
+    q.b = &b.core();
+    detail::reduce_builtin(q, &r);
+    return r;
+  }
+}
+/// numpy's vdot: sum(conj(a[k]) * b[k]) over equal shapes, the first operand conjugated (for real
+/// element types, dot(a, b)).
+template <class T>
+sum_type_t<T> vdot(const array<T>& a, const array<T>& b) {
+  if constexpr (is_complex_element_v<T>) {
+    detail::require_dot_operands(a, b, "anycl::vdot");
+    return detail::complex_sum(conj(a) * b);
+  } else {
+    return dot(a, b);
+  }
 }
 /// How many elements satisfy `predicate`, an OpenCL C expression in `x` (the element, of T's
 /// OpenCL type), e.g. "x > 0.5f". 0 for an empty array. A predicate that does not compile throws
@@ -232,7 +270,7 @@ namespace detail {
 template <class R, class E>
 R reduce_expression(const E& e, reduce_op op, const char* what,
                     const std::string* predicate = nullptr) {
-  require_not_half<E>();
+  require_reducible<E>();
   const expression_code code = describe(e);
   reduce_request q(code.arrays.front(), op, what);
   q.expr = &code;
@@ -251,12 +289,24 @@ inline const std::string& nonzero_predicate() {
 }  // namespace detail
 
 /// The sum of an element-wise expression's values, computed inside the reduction's kernel:
-/// `anycl::sum(x * y)` reads x and y once and writes nothing. Compensated as sum(array).
+/// `anycl::sum(x * y)` reads x and y once and writes nothing. Compensated as sum(array). A complex
+/// expression's sum is two such reductions, of its real and of its imaginary parts.
 template <class E, class = detail::if_expression_t<E>>
 sum_type_t<typename E::value_type> sum(const E& e) {
-  return detail::reduce_expression<sum_type_t<typename E::value_type>>(e, detail::reduce_op::sum,
-                                                                       "anycl::sum");
+  if constexpr (is_complex_element_v<typename E::value_type>)
+    return detail::complex_sum(e);
+  else
+    return detail::reduce_expression<sum_type_t<typename E::value_type>>(e, detail::reduce_op::sum,
+                                                                         "anycl::sum");
 }
+
+namespace detail {
+template <class X>
+typename bare_t<X>::value_type complex_sum(const X& x) {
+  using C = typename bare_t<X>::value_type;
+  return C(anycl::sum(real(x)), anycl::sum(imag(x)));
+}
+}  // namespace detail
 /// The smallest value of an expression (`anycl::min(a - b)`); NaNs ignored; std::invalid_argument
 /// when it has no elements.
 template <class E, class = detail::if_expression_t<E>>
@@ -360,7 +410,7 @@ inline array_core keep_axis(const array_core& r, const anycl::shape& in, unsigne
 template <class R, class X>
 array<R> reduce_expression_along(const X& x, axis ax, reduce_op op, const char* what, bool keep,
                                  const std::string* predicate = nullptr) {
-  require_not_half<X>();
+  require_reducible<X>();
   const expression_code code = describe(x);
   reduce_request q(code.arrays.front(), op, what);
   q.expr = &code;

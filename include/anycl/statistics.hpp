@@ -20,7 +20,8 @@ namespace anycl {
 /// The type of mean(): T for float and double, double for the integer types (whose sums are exact
 /// in 64 bits), as numpy's float64 mean of integers.
 template <class T>
-using mean_type_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+using mean_type_t =
+    std::conditional_t<std::is_floating_point_v<T> || is_complex_element_v<T>, T, double>;
 
 namespace detail {
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "anycl/device.hpp"
 #include "anycl/error.hpp"
 #include "arrays/context_registry.hpp"
 #include "core/memory_reclaim.hpp"
@@ -96,18 +97,15 @@ anycl::buffer memory_pool::take_held(std::size_t bytes, std::size_t most) {
   return {};
 }
 
-anycl::buffer memory_pool::create(std::size_t want, std::size_t bytes) {
-  anycl::buffer buf;
-  try {
-    buf = anycl::buffer(ctx_, want);
-  } catch (const api_error& e) {
-    // The size class may pass CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the memory left (the accounting has
-    // had the pool trimmed already) where the request itself fits.
-    const cl_int s = e.status();
-    if ((s != CL_MEM_OBJECT_ALLOCATION_FAILURE && s != CL_INVALID_BUFFER_SIZE) || want == bytes)
-      throw;
-    buf = anycl::buffer(ctx_, bytes);
+memory_pool::memory_pool(const context& ctx, bool enabled) : ctx_(ctx), enabled_(enabled) {
+  for (const device& d : ctx_.devices()) {
+    const std::uint64_t m = d.max_alloc();
+    if (max_alloc_ == 0 || m < max_alloc_) max_alloc_ = m;
   }
+}
+
+anycl::buffer memory_pool::create(std::size_t bytes) {
+  anycl::buffer buf(ctx_, bytes);
   std::lock_guard<std::mutex> lock(m_);
   stats_.misses += 1;
   stats_.blocks_in_use += 1;
@@ -116,10 +114,13 @@ anycl::buffer memory_pool::create(std::size_t want, std::size_t bytes) {
 }
 
 anycl::buffer memory_pool::acquire(std::size_t bytes) {
-  if (!enabled_) return create(bytes, bytes);
-  const std::size_t want = pool_class_size(bytes);
+  if (!enabled_) return create(bytes);
+  // A class past CL_DEVICE_MAX_MEM_ALLOC_SIZE is cut to it, so a request that fits gets a block.
+  std::size_t want = pool_class_size(bytes);
+  if (want > max_alloc_ && bytes <= max_alloc_) want = static_cast<std::size_t>(max_alloc_);
   anycl::buffer held = take_held(bytes, want);
-  return held.get() != nullptr ? held : create(want, bytes);
+  if (held.get() != nullptr) return held;
+  return create(want);
 }
 
 void memory_pool::release(block b) noexcept {

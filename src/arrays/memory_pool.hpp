@@ -36,16 +36,15 @@ class memory_pool {
     event ready;
   };
 
-  memory_pool(const context& ctx, bool enabled) : ctx_(ctx), enabled_(enabled) {}
+  memory_pool(const context& ctx, bool enabled);
   memory_pool(const memory_pool&) = delete;
   memory_pool& operator=(const memory_pool&) = delete;
   ~memory_pool() { trim(false); }
 
   bool enabled() const noexcept { return enabled_; }
   /// A buffer of at least `bytes` (> 0): a held block of the request's size class whose last
-  /// command is complete, else a new buffer of the class. Where the context's global memory is
-  /// exhausted (api_error CL_MEM_OBJECT_ALLOCATION_FAILURE), trims the pool and tries once more
-  /// with exactly `bytes`.
+  /// command is complete, else a new buffer of the class (the global-memory accounting has the
+  /// pool trimmed before it refuses one). Throws as buffer's constructor does.
   anycl::buffer acquire(std::size_t bytes);
   /// Takes `b` back; `b.ready` is the last command that used it. Off, it releases the buffer.
   void release(block b) noexcept;
@@ -56,10 +55,11 @@ class memory_pool {
 
  private:
   anycl::buffer take_held(std::size_t bytes, std::size_t most);
-  anycl::buffer create(std::size_t want, std::size_t bytes);
+  anycl::buffer create(std::size_t bytes);
 
   context ctx_;
   bool enabled_;
+  std::uint64_t max_alloc_ = 0;  // the smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE of the context
   mutable std::mutex m_;
   std::multimap<std::size_t, block> held_;  // by buffer size
   pool_statistics stats_;
