@@ -20,15 +20,7 @@ using anycl::blas::layout;
 using anycl::blas::transpose;
 
 template <class T>
-struct real_of {
-  using type = T;
-};
-template <class R>
-struct real_of<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using real_t = typename real_of<T>::type;
+using real_t = anycl::detail::real_of_t<T>;
 
 /// n values in [-1, 1] (both parts for complex).
 template <class T>
