@@ -47,17 +47,10 @@ array_core::array_core(const command_queue& queue, scalar_type type, const anycl
   if (n > std::numeric_limits<std::size_t>::max() / size_of(type))
     throw std::overflow_error("array: " + s.str() + " elements of " + cl_type_name(type) +
                               " overflow size_t bytes");
-  // The handle is copied before array_sync owns the block, so a failed retain leaves nothing
-  // behind but the block, back in the pool.
   std::shared_ptr<memory_pool> pool = pool_for(queue.context());
   anycl::buffer b = n == 0 ? anycl::buffer() : pool->acquire(n * size_of(type));
-  try {
-    buf_ = b;
-  } catch (...) {
-    pool->release({std::move(b), {}});
-    throw;
-  }
   sync_ = std::make_shared<array_sync>(std::move(pool), std::move(b));
+  buf_ = sync_->buf;  // a failed retain unwinds sync_, which gives the block back
 }
 
 event array_core::last_event() const {

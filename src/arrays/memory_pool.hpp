@@ -41,7 +41,6 @@ class memory_pool {
   memory_pool& operator=(const memory_pool&) = delete;
   ~memory_pool() { trim(false); }
 
-  bool enabled() const noexcept { return enabled_; }
   /// A buffer of at least `bytes` (> 0): a held block of the request's size class whose last
   /// command is complete, else a new buffer of the class (the global-memory accounting has the
   /// pool trimmed before it refuses one). Throws as buffer's constructor does.
@@ -67,10 +66,6 @@ class memory_pool {
 
 /// The pool of `ctx`, made on first use (ANYCL_POOL read then) and kept while a holder lives.
 std::shared_ptr<memory_pool> pool_for(const context& ctx);
-
-}  // namespace anycl::detail
-
-namespace anycl::detail {
 
 /// A temporary buffer of an algorithm, taken from its context's pool and given back when it goes,
 /// with the last command that used it: record() each command that does.
