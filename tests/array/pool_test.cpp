@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -168,6 +169,8 @@ TEST_CASE("pool: trim_pool releases the held blocks; statistics count them", "[p
   anycl::context other(f.e.dev);
   CHECK(anycl::trim_pool(other) == 0);
   CHECK(anycl::pool_stats(other).blocks_in_use == 0);
+  REQUIRE_THROWS_AS(anycl::pool_stats(anycl::context()), std::invalid_argument);
+  REQUIRE_THROWS_AS(anycl::trim_pool(anycl::context()), std::invalid_argument);
   REQUIRE_THROWS_WITH(anycl::pool_stats(anycl::context()),
                       Contains("pool_stats") && Contains("context is empty"));
   REQUIRE_THROWS_WITH(anycl::trim_pool(anycl::context()), Contains("trim_pool"));
