@@ -513,7 +513,7 @@ TEST_CASE("expr: prepare builds several expression shapes as one program", "[exp
   z.slice(0, 0, 2 * n, 2) = x * y + 0.25f * x;
   CHECK(anycl::detail::expression_builds() == b0 + 3);
   // Errors, before anything is built.
-  anycl::test::env other;  // another context
+  anycl::test::env other{anycl::test::fresh_context};  // another context
   auto o = anycl::array<float>::zeros(other.queue, n);
   REQUIRE_THROWS_WHAT(anycl::prepare(x + 1.0f, o + 1.0f), std::invalid_argument,
                       Contains("anycl::prepare") && Contains("different OpenCL contexts"));
@@ -543,7 +543,7 @@ TEST_CASE("expr: shape, context and scalar errors", "[expr]") {
   REQUIRE_THROWS_WHAT(anycl::eval(u8 - (-1)), std::invalid_argument, Contains("-1"));
   CHECK(anycl::eval(u8 + 255).to_host() == std::vector<std::uint8_t>(5, 255));
 
-  anycl::test::env other;  // another context
+  anycl::test::env other{anycl::test::fresh_context};  // another context
   auto o = anycl::array<float>::zeros(other.queue, {3, 4});
   REQUIRE_THROWS_WHAT(anycl::eval(a + o), std::invalid_argument,
                       Contains("different OpenCL contexts"));

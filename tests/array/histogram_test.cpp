@@ -210,7 +210,7 @@ TEST_CASE("histogram: reduce_by_key sums, minima and maxima of runs of equal key
                       std::invalid_argument,
                       Contains("anycl::reduce_by_key: keys of shape (5) and values of shape (4) "
                                "(1-D, of one size)"));
-  anycl::test::env other;
+  anycl::test::env other{anycl::test::fresh_context};
   REQUIRE_THROWS_WHAT(anycl::reduce_by_key(k, anycl::array<double>::zeros(other.queue, 5)),
                       std::invalid_argument, Contains("the values belong to another context"));
 }

@@ -253,7 +253,7 @@ TEST_CASE("indexing: flip, concatenate and stack against the host", "[indexing]"
   REQUIRE_THROWS_WHAT(anycl::concatenate<std::int16_t>({a}, 3), std::invalid_argument,
                       Contains("anycl::concatenate: axis 3 of arrays of shape (2, 3, 5)"));
   // Operands of another context are refused by every operation.
-  anycl::test::env other;
+  anycl::test::env other{anycl::test::fresh_context};
   auto elsewhere = anycl::array<std::int16_t>::zeros(other.queue, {2, 3, 5});
   REQUIRE_THROWS_WHAT(anycl::concatenate<std::int16_t>({a, elsewhere}), std::invalid_argument,
                       Contains("array 1 belongs to another context than array 0"));
@@ -326,7 +326,7 @@ TEST_CASE("indexing: compress, flatnonzero and nonzero keep the order of the sel
                       std::invalid_argument,
                       Contains("anycl::compress: a mask of shape (37, 101) for an array of shape "
                                "(5) (they need as many elements)"));
-  anycl::test::env other;
+  anycl::test::env other{anycl::test::fresh_context};
   REQUIRE_THROWS_WHAT(
       anycl::compress(m > 0, anycl::array<std::int32_t>::zeros(other.queue, h.size())),
       std::invalid_argument,

@@ -199,7 +199,7 @@ TEST_CASE("user_kernel: call errors", "[user_kernel]") {
                       Contains("floating-point value for an integer parameter"));
   REQUIRE_THROWS_WHAT(k(e.queue, 1.0f, none, y, 1), std::invalid_argument,
                       Contains("empty (default-constructed)"));
-  anycl::test::env other;
+  anycl::test::env other{anycl::test::fresh_context};
   auto xo = anycl::array<float>::zeros(other.queue, 16);
   REQUIRE_THROWS_WHAT(k(e.queue, 1.0f, xo, y, 1), std::invalid_argument,
                       Contains("another context"));

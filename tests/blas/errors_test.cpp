@@ -163,7 +163,7 @@ TEST_CASE("blas: vector, level 2 and level 3 argument errors", "[errors]") {
 
 TEST_CASE("blas: buffers of another context and arrays of the wrong layout are refused",
           "[errors]") {
-  anycl::test::env e, other;
+  anycl::test::env e, other{anycl::test::fresh_context};
   auto mine = anycl::buffer(e.ctx, 16 * sizeof(float));
   auto theirs = anycl::buffer(other.ctx, 16 * sizeof(float));
   REQUIRE_THROWS_WHAT(blas::gemm(e.queue, transpose::none, transpose::none, 1.0f, mat(mine, 2, 2),
@@ -277,7 +277,7 @@ TEST_CASE("blas: CLBlast's programs and the context are released with the last B
   cl_context raw = nullptr;
   cl_uint with_programs = 0, without_programs = 0;
   {
-    anycl::test::env e;
+    anycl::test::env e{anycl::test::fresh_context};
     raw = e.ctx.get();
     REQUIRE(clRetainContext(raw) == CL_SUCCESS);
     auto a = anycl::buffer::from(e.ctx, std::vector<float>(16, 1.0f));

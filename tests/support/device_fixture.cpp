@@ -2,12 +2,14 @@
 // The device suite's setup (fail, or skip only when allowed, without a device) and fixtures.
 #include "support/device_fixture.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "support/setup.hpp"
 
@@ -37,7 +39,34 @@ int suite_setup() {
   }
 }
 
-env::env() : dev(anycl::select_device()), ctx(dev), queue(ctx, dev, {false, true}) {}
+namespace {
+
+std::atomic<bool> shared_made{false};
+
+// The shared context of `dev`; a device other than the first one asked for gets a fresh one.
+anycl::context shared_context(const anycl::device& dev) {
+  static const anycl::context shared = [&] {
+    anycl::context c(dev);
+    shared_made = true;
+    return c;
+  }();
+  const std::vector<anycl::device> devices = shared.devices();
+  if (devices.size() == 1 && devices.front() == dev) return shared;
+  return anycl::context(dev);
+}
+
+}  // namespace
+
+anycl::debug::handle_counts kept_handles() {
+  anycl::debug::handle_counts kept;
+  kept.contexts = shared_made ? 1 : 0;
+  return kept;
+}
+
+env::env()
+    : dev(anycl::select_device()), ctx(shared_context(dev)), queue(ctx, dev, {false, true}) {}
+
+env::env(fresh_context_t) : dev(anycl::select_device()), ctx(dev), queue(ctx, dev, {false, true}) {}
 
 std::string read_source(const std::string& relative_path) {
   // ANYCL_TEST_SOURCE_DIR in the environment: a copy of the tree elsewhere (tools/device-check.sh).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What device tests share: the selected device, a fresh context and queue per test, test kernels.
+// What device tests share: the selected device, one context per process (or a fresh one where a
+// test needs its own), a fresh queue per test, test kernels.
 #pragma once
 
 #include <string>
@@ -9,9 +10,18 @@
 
 namespace anycl::test {
 
+/// Asks `env` for a context of its own instead of the process's shared one.
+struct fresh_context_t {};
+inline constexpr fresh_context_t fresh_context{};
+
 /// A context and an in-order profiling queue on the device under test (ANYCL_DEVICE or default).
+/// The context is the process's shared one: POCL loads its kernel library again for the first
+/// build in each context (about 0.3 s), which a context per test case paid hundreds of times.
+/// Tests that need their own context (pool statistics, objects of two contexts, a context's
+/// end) ask for `fresh_context`.
 struct env {
   env();
+  explicit env(fresh_context_t);
   anycl::device dev;
   anycl::context ctx;
   anycl::command_queue queue;

@@ -2,7 +2,12 @@
 // The per-suite hook the shared test main calls before running tests.
 #pragma once
 
+#include "anycl/debug.hpp"
+
 namespace anycl::test {
 /// -1 to run the tests, otherwise the exit code to end with (77 = skipped).
 int suite_setup();
+/// The handles the suite's fixtures keep from one test to the next (the device suites' shared
+/// context); each test must end with these and no others live.
+anycl::debug::handle_counts kept_handles();
 }  // namespace anycl::test

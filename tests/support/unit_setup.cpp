@@ -4,4 +4,5 @@
 
 namespace anycl::test {
 int suite_setup() { return -1; }
+anycl::debug::handle_counts kept_handles() { return {}; }
 }  // namespace anycl::test
