@@ -534,6 +534,7 @@ TEST_CASE(
 }
 
 anycl::debug::handle_counts anycl::test::kept_handles() { return {}; }
+void anycl::test::release_kept_handles() {}
 
 // The suite needs a device for its children: fail without one, skip (77) only when allowed, as the
 // device suite does. The child finds out, so that this process never loads OpenCL.

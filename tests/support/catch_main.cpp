@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   int status = anycl::test::suite_setup();
   if (status >= 0) return status;
   status = Catch::Session().run(argc, argv);
+  anycl::test::release_kept_handles();
   if (status == 0 && tests_with_live_handles > 0) status = 1;
   return status;
 }

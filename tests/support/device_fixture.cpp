@@ -2,11 +2,12 @@
 // The device suite's setup (fail, or skip only when allowed, without a device) and fixtures.
 #include "support/device_fixture.hpp"
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -41,26 +42,34 @@ int suite_setup() {
 
 namespace {
 
-std::atomic<bool> shared_made{false};
+std::mutex shared_mutex;
+std::optional<anycl::context> shared;  // guarded by shared_mutex
 
-// The shared context of `dev`; a device other than the first one asked for gets a fresh one.
+// The shared context of `dev`; a device other than the first one asked for gets a fresh one, and
+// so does every test under ANYCL_TEST_FRESH_CONTEXTS=1 (the Oclgrind entries: see
+// tests/reliability/oclgrind_tests.cmake).
 anycl::context shared_context(const anycl::device& dev) {
-  static const anycl::context shared = [&] {
-    anycl::context c(dev);
-    shared_made = true;
-    return c;
-  }();
-  const std::vector<anycl::device> devices = shared.devices();
-  if (devices.size() == 1 && devices.front() == dev) return shared;
+  if (const char* f = std::getenv("ANYCL_TEST_FRESH_CONTEXTS"); f && std::strcmp(f, "1") == 0)
+    return anycl::context(dev);
+  std::lock_guard<std::mutex> lock(shared_mutex);
+  if (!shared) shared.emplace(dev);
+  const std::vector<anycl::device> devices = shared->devices();
+  if (devices.size() == 1 && devices.front() == dev) return *shared;
   return anycl::context(dev);
 }
 
 }  // namespace
 
 anycl::debug::handle_counts kept_handles() {
+  std::lock_guard<std::mutex> lock(shared_mutex);
   anycl::debug::handle_counts kept;
-  kept.contexts = shared_made ? 1 : 0;
+  kept.contexts = shared ? 1 : 0;
   return kept;
+}
+
+void release_kept_handles() {
+  std::lock_guard<std::mutex> lock(shared_mutex);
+  shared.reset();
 }
 
 env::env()

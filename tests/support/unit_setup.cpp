@@ -5,4 +5,5 @@
 namespace anycl::test {
 int suite_setup() { return -1; }
 anycl::debug::handle_counts kept_handles() { return {}; }
+void release_kept_handles() {}
 }  // namespace anycl::test
