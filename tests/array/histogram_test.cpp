@@ -92,6 +92,29 @@ TEST_CASE("histogram: counts between the edges, of arrays and expressions", "[hi
                       Contains("anycl::histogram: the range"));
 }
 
+TEST_CASE("histogram: ranges at float's limits bin as the host does", "[histogram]") {
+  anycl::test::env e;
+  // One ulp wide at 1e-30: bins / width overflows float (the kernel's guess is then 0 * inf, a
+  // NaN, for the lowest value) and most edges are equal.
+  const float lo = 1e-30f, hi = std::nextafter(lo, 1.0f);
+  std::vector<float> h = {lo, hi, lo, hi, hi, std::nextafter(lo, 0.0f), 1.0f, lo};
+  auto x = anycl::array<float>::from_host(e.queue, h);
+  const auto r = anycl::histogram(x, 1000, lo, hi);
+  CHECK(r.counts.to_host() == host_histogram(h, r.edges.to_host()));
+  // 2^24 + 4 bins: the last bin, 2^24 + 3, is not a float and rounds up to 2^24 + 4 (a bin
+  // past the end); the top value still lands in the last bin.
+  const std::size_t many = (std::size_t{1} << 24) + 4;
+  std::vector<float> g = {1.0f, 0.0f, 0.5f, 1.0f, std::nextafter(1.0f, 0.0f), 0.25f};
+  auto y = anycl::array<float>::from_host(e.queue, g);
+  const auto big = anycl::histogram(y, many, 0.0f, 1.0f);
+  const auto counts = big.counts.to_host(), want = host_histogram(g, big.edges.to_host());
+  REQUIRE(counts.size() == many);
+  // The first bin that differs, not 2^24 counts printed.
+  const auto at = std::mismatch(counts.begin(), counts.end(), want.begin()).first - counts.begin();
+  CHECK(static_cast<std::size_t>(at) == many);
+  CHECK(counts.back() >= 2);  // both 1.0f values (and 1 - 2^-24, the last edge)
+}
+
 TEST_CASE("histogram: bincount of arrays, strided views and expressions", "[histogram]") {
   anycl::test::env e;
   for (std::size_t n : sizes) {
