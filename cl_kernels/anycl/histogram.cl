@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Histograms (bincount, histogram): part p of P counts the bins of elements [p * chunk,
-// (p + 1) * chunk) into its own row of `part` (P rows of `bins` uints), with no atomics; the
+// (p + 1) * chunk) into its own row of `part` (P rows of `bins` uints): on a CPU (-DANYCL_CPU)
+// one work-item a part with plain increments, elsewhere one work-group a part with atomics; the
 // second kernel adds each bin's column into a ulong count. Included by generated source that
 // first defines ANYCL_EXPR_PARAMS and ANYCL_EXPR_AT(k), the value of element k (of type T);
 // without them the values are an array of T.
@@ -31,7 +32,7 @@
       long anycl_i = (long)fmin((anycl_v - anycl_lo) * anycl_inv, anycl_top);      \
       while (anycl_v < anycl_edges[anycl_i]) --anycl_i;                            \
       while (anycl_i < anycl_last && anycl_v >= anycl_edges[anycl_i + 1]) ++anycl_i; \
-      ++row[anycl_i];                                                              \
+      ANYCL_INC(row + anycl_i);                                                    \
     }                                                                              \
   } while (0)
 #else
@@ -39,24 +40,33 @@
 #define ANYCL_COUNT(row, k)                                        \
   do {                                                             \
     const long anycl_i = (long)(ANYCL_EXPR_AT(k));                 \
-    if (anycl_i >= 0 && anycl_i <= anycl_last) ++row[anycl_i];     \
+    if (anycl_i >= 0 && anycl_i <= anycl_last) ANYCL_INC(row + anycl_i); \
   } while (0)
 #endif
 
+// The range and the guess's top, per work-item.
+#ifdef ANYCL_HISTOGRAM_EDGES
+#define ANYCL_HISTOGRAM_SETUP                                                 \
+  const long anycl_last = (long)anycl_bins - 1;                               \
+  const T anycl_lo = anycl_edges[0], anycl_hi = anycl_edges[anycl_bins];      \
+  T anycl_top = (T)anycl_last;                                                \
+  if ((long)anycl_top > anycl_last) anycl_top = nextafter(anycl_top, (T)0)
+#else
+#define ANYCL_HISTOGRAM_SETUP                   \
+  const long anycl_last = (long)anycl_bins - 1; \
+  (void)anycl_edges;                            \
+  (void)anycl_inv
+#endif
+
+#ifdef ANYCL_CPU
+// The CPU shape: one work-item per part, counting into its row with plain increments.
+#define ANYCL_INC(p) (++*(p))
 kernel void anycl_histogram_part(ulong anycl_n, ulong anycl_chunk, ulong anycl_parts,
                                  ulong anycl_bins, global uint* anycl_part,
                                  global const T* anycl_edges, T anycl_inv, ANYCL_EXPR_PARAMS) {
   const ulong anycl_p = get_global_id(0);
   if (anycl_p >= anycl_parts) return;
-  const long anycl_last = (long)anycl_bins - 1;
-#ifdef ANYCL_HISTOGRAM_EDGES
-  const T anycl_lo = anycl_edges[0], anycl_hi = anycl_edges[anycl_bins];
-  T anycl_top = (T)anycl_last;
-  if ((long)anycl_top > anycl_last) anycl_top = nextafter(anycl_top, (T)0);
-#else
-  (void)anycl_edges;
-  (void)anycl_inv;
-#endif
+  ANYCL_HISTOGRAM_SETUP;
   global uint* anycl_row = anycl_part + anycl_p * anycl_bins;
   for (ulong anycl_b = 0; anycl_b < anycl_bins; ++anycl_b) anycl_row[anycl_b] = 0;
   const ulong anycl_begin = min(anycl_n, anycl_p * anycl_chunk);
@@ -66,6 +76,44 @@ kernel void anycl_histogram_part(ulong anycl_n, ulong anycl_chunk, ulong anycl_p
   for (ulong anycl_k = anycl_begin; anycl_k < anycl_end; ++anycl_k)
     ANYCL_COUNT(anycl_row, anycl_k);
 }
+
+#undef ANYCL_INC
+
+#else
+// The GPU shape: work-group g of G (parts) counts elements [g * chunk, (g + 1) * chunk), its
+// work-items reading neighbouring elements, with atomics into a row of __local memory (`local`,
+// bins uints) that it then copies to row g; with use_local 0 (too many bins for __local memory)
+// it counts into row g itself with global atomics. Rows of other groups are never touched.
+#define ANYCL_INC(p) atomic_inc(p)
+kernel void anycl_histogram_group(uint anycl_use_local, local uint* anycl_local, ulong anycl_n,
+                                  ulong anycl_chunk, ulong anycl_parts, ulong anycl_bins,
+                                  global uint* anycl_part, global const T* anycl_edges,
+                                  T anycl_inv, ANYCL_EXPR_PARAMS) {
+  (void)anycl_parts;
+  ANYCL_HISTOGRAM_SETUP;
+  const ulong anycl_lid = get_local_id(0), anycl_l = get_local_size(0);
+  global uint* anycl_row = anycl_part + get_group_id(0) * anycl_bins;
+  const ulong anycl_begin = min(anycl_n, get_group_id(0) * anycl_chunk);
+  const ulong anycl_end = min(anycl_n, anycl_begin + anycl_chunk);
+  if (anycl_use_local) {
+    for (ulong anycl_b = anycl_lid; anycl_b < anycl_bins; anycl_b += anycl_l)
+      anycl_local[anycl_b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong anycl_k = anycl_begin + anycl_lid; anycl_k < anycl_end; anycl_k += anycl_l)
+      ANYCL_COUNT(anycl_local, anycl_k);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (ulong anycl_b = anycl_lid; anycl_b < anycl_bins; anycl_b += anycl_l)
+      anycl_row[anycl_b] = anycl_local[anycl_b];
+  } else {
+    for (ulong anycl_b = anycl_lid; anycl_b < anycl_bins; anycl_b += anycl_l)
+      anycl_row[anycl_b] = 0;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (ulong anycl_k = anycl_begin + anycl_lid; anycl_k < anycl_end; anycl_k += anycl_l)
+      ANYCL_COUNT(anycl_row, anycl_k);
+  }
+}
+#undef ANYCL_INC
+#endif
 
 // out[b] = the sum over the parts of part[p * bins + b].
 kernel void anycl_histogram_sum(global const uint* part, ulong parts, ulong bins,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Histograms (bincount, histogram) through cl_kernels/anycl/histogram.cl: each part counts its
-// elements into a row of its own (no atomics, so no contention on a CPU), then one kernel adds
-// the rows. The values are an expression computed inside the counting kernel: one generated
-// program per expression shape, element type and kind of binning.
+// elements into a row of its own (on a CPU a work-item without atomics, so no contention; on a
+// GPU a work-group with __local atomics), then one kernel adds the rows. The values are an
+// expression computed inside the counting kernel: one generated program per expression shape,
+// element type and kind of binning.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -20,12 +21,16 @@ namespace {
 
 // At most this many bytes of per-part rows.
 constexpr std::size_t row_budget = std::size_t{64} << 20;
+// Elements per work-item of a part in the GPU shape.
+constexpr std::size_t group_items = 64;
 
-// The number of parts for n elements in `bins` bins: a few per compute unit on a CPU, one per
-// 256 elements elsewhere, within the row budget and with fewer than 2^32 elements a part.
-std::size_t part_count(const device_profile& prof, std::size_t n, std::size_t bins) {
+// The number of parts for n elements in `bins` bins: a few per compute unit on a CPU (a part per
+// work-item), one per `local` x group_items elements elsewhere (a part per work-group), within
+// the row budget and with fewer than 2^32 elements a part.
+std::size_t part_count(const device_profile& prof, std::size_t n, std::size_t bins,
+                       std::size_t local) {
   std::size_t parts = prof.cpu ? std::min<std::size_t>(4 * prof.compute_units, ceil_div(n, 4096))
-                               : ceil_div(n, 256);
+                               : ceil_div(n, local * group_items);
   parts = std::min(parts, std::max<std::size_t>(1, row_budget / (bins * sizeof(cl_uint))));
   return std::max({parts, std::size_t{1}, ceil_div(n, std::size_t{0xFFFFFFFFu})});
 }
@@ -35,6 +40,42 @@ std::string histogram_source(const expression_code& x) {
          "#define ANYCL_EXPR_PARAMS " +
          x.params + "\n#define ANYCL_EXPR_AT(k) (" + x.value +
          ")\n#include \"anycl/histogram.cl\"\n";
+}
+
+// The counting kernel's arguments into `args`, pointing into `v` and `r` (which outlive the
+// launch). The GPU shape's kernel first takes whether a part's row fits in half the __local
+// memory, and that memory (a word when it does not: the row is then counted in global memory).
+struct counting_values {
+  cl_uint use_local = 0;
+  cl_ulong head[4] = {};
+  unsigned char inv[8] = {};  // inv in the values' type (float or double; unused by bincount)
+};
+
+void counting_args(std::vector<kernel_arg>& args, counting_values& v, const device_profile& prof,
+                   const index_request& r, std::size_t parts, std::size_t chunk,
+                   const anycl::buffer& part) {
+  const expression_code& x = *r.mask;
+  const std::size_t bins = r.bins;
+  v.use_local = bins * sizeof(cl_uint) <= prof.local_memory / 2 ? 1 : 0;
+  if (!prof.cpu) {
+    args.push_back(arg_traits<cl_uint>::make(v.use_local));
+    kernel_arg rows;
+    rows.k = kernel_arg::kind::local;
+    rows.size = v.use_local != 0 ? bins * sizeof(cl_uint) : sizeof(cl_uint);
+    args.push_back(rows);
+  }
+  const cl_ulong head[4] = {x.size(), chunk, parts, bins};
+  std::memcpy(v.head, head, sizeof(head));
+  for (const cl_ulong& h : v.head) args.push_back(arg_traits<cl_ulong>::make(h));
+  args.push_back(arg_traits<anycl::buffer>::make(part));
+  args.push_back(arg_traits<anycl::buffer>::make(r.edges ? r.edges->buffer() : part));
+  const float inv32 = static_cast<float>(r.inv);
+  if (size_of(x.element) == 4)
+    std::memcpy(v.inv, &inv32, 4);
+  else
+    std::memcpy(v.inv, &r.inv, 8);
+  args.push_back(raw_arg(v.inv, size_of(x.element)));
+  for (const expression_arg& a : x.args) args.push_back(launch_arg(a));
 }
 
 }  // namespace
@@ -51,31 +92,22 @@ array_core histogram(const index_request& r) {
     return out;
   }
   const device_profile prof = profile(q);
-  const std::size_t parts = part_count(prof, n, bins), chunk = ceil_div(n, parts);
+  const std::size_t local = prof.cpu ? 1 : std::min<std::size_t>(256, prof.max_work_group);
+  const std::size_t parts = part_count(prof, n, bins, local), chunk = ceil_div(n, parts);
   scratch_buffer part(q, parts * bins * sizeof(cl_uint));
   build_options o = typed_options(q, x.element);
   if (r.edges) o.define("ANYCL_HISTOGRAM_EDGES");
   const std::string src = histogram_source(x);
-  // inv in the values' type (float or double; unused by bincount).
-  unsigned char inv[8] = {};
-  const float inv32 = static_cast<float>(r.inv);
-  if (size_of(x.element) == 4)
-    std::memcpy(inv, &inv32, 4);
-  else
-    std::memcpy(inv, &r.inv, 8);
-  const cl_ulong head[4] = {n, chunk, parts, bins};
   std::vector<kernel_arg> args;
-  for (const cl_ulong& v : head) args.push_back(arg_traits<cl_ulong>::make(v));
-  args.push_back(arg_traits<anycl::buffer>::make(part.buffer()));
-  args.push_back(arg_traits<anycl::buffer>::make(r.edges ? r.edges->buffer() : part.buffer()));
-  args.push_back(raw_arg(inv, size_of(x.element)));
-  for (const expression_arg& a : x.args) args.push_back(launch_arg(a));
+  counting_values values;
+  counting_args(args, values, prof, r, parts, chunk, part.buffer());
   std::vector<event> deps;
   for (const array_core& a : x.arrays) add_dependency(deps, a);
   if (r.edges) add_dependency(deps, *r.edges);
-  const std::size_t local = prof.cpu ? 1 : 64;
-  const nd_range range(ceil_div(parts, local) * local, local);
-  kernel k1 = generated_kernel(q, src, "anycl-histogram", "anycl_histogram_part", o);
+  // A part per work-item on a CPU, per work-group of `local` elsewhere.
+  const nd_range range = prof.cpu ? nd_range(parts, 1) : nd_range(parts * local, local);
+  kernel k1 = generated_kernel(q, src, "anycl-histogram",
+                               prof.cpu ? "anycl_histogram_part" : "anycl_histogram_group", o);
   const event counted = enqueue_kernel(k1, q, range, args.data(), args.size(), deps);
   kernel k2 = generated_kernel(q, src, "anycl-histogram", "anycl_histogram_sum", o);
   const launch_plan p = plan_launch(q, bins, sizeof(cl_ulong));

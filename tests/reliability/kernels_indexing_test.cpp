@@ -5,6 +5,7 @@
 // shape by oclgrind-kernels-gpu), where out-of-bounds accesses and races would show.
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "anycl/histogram.hpp"
@@ -68,6 +69,15 @@ TEST_CASE("kernels: compact.cl, histogram.cl and segments.cl equal the host", "[
     // Values -18..18 in 37 unit bins from -18.5: bin i holds value i - 18.
     const auto r = anycl::histogram(anycl::cast<float>(a), 37, -18.5f, 18.5f);
     CHECK(r.counts.to_host() == counts);
+    // 7,400 bins (29.6 KB a row: more than half of Oclgrind's 32 KiB of __local memory, so the
+    // GPU shape counts in global memory with atomics): value i - 18 lands in bin 200 i + 100.
+    const auto wide = anycl::histogram(anycl::cast<float>(a), 7400, -18.5f, 18.5f);
+    const auto wc = wide.counts.to_host();
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      INFO("bin of value " << int(i) - 18);
+      CHECK(wc[200 * i + 100] == counts[i]);
+    }
+    CHECK(std::accumulate(wc.begin(), wc.end(), std::uint64_t{0}) == n);
     // Runs of equal neighbours: their keys and sums.
     std::vector<std::int32_t> run_keys;
     std::vector<std::int64_t> run_sums;
