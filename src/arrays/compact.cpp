@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stream compaction (compress, flatnonzero) through cl_kernels/anycl/compact.cl: per work-item
-// counts of the selected elements, their offsets summed on the host (which also sizes the
-// result), then each work-item writes its selection from its offset, so the order is kept. The
+// Stream compaction (compress, flatnonzero) through cl_kernels/anycl/compact.cl: per part
+// counts of the selected elements (a part is a work-item on a CPU, a work-group elsewhere), their
+// offsets summed on the host (which also sizes the result), then each part writes its selection
+// from its offset, so the order is kept. The
 // mask is an expression computed inside both kernels: one generated program per mask shape and
 // element type.
 #include <algorithm>
@@ -19,20 +20,31 @@
 namespace anycl::detail {
 namespace {
 
-// Work-items of `chunk` consecutive elements: a few per compute unit on a CPU (each a long
-// contiguous run), 256 elements each elsewhere.
+// Parts of `chunk` consecutive elements: on a CPU a few per compute unit, each a work-item's
+// long contiguous run; elsewhere a work-group of `local` each, 16 elements a work-item.
 struct chunks {
   std::size_t items, chunk, global, local;
+  bool cpu;
 };
 
 chunks plan_chunks(const device_profile& prof, std::size_t n) {
   chunks c{};
+  c.cpu = prof.cpu;
+  c.local = prof.cpu ? 1 : std::min<std::size_t>(256, prof.max_work_group);
   c.chunk = prof.cpu ? std::max<std::size_t>(4096, ceil_div(n, std::size_t{4} * prof.compute_units))
-                     : 256;
+                     : 16 * c.local;
   c.items = ceil_div(n, c.chunk);
-  c.local = prof.cpu ? 1 : 64;
-  c.global = ceil_div(c.items, c.local) * c.local;
+  c.global = c.items * c.local;
   return c;
+}
+
+// The GPU shape's __local scratch argument: `bytes` per work-item.
+void add_scratch(std::vector<kernel_arg>& args, const chunks& c, std::size_t bytes) {
+  if (c.cpu) return;
+  kernel_arg scratch;
+  scratch.k = kernel_arg::kind::local;
+  scratch.size = c.local * bytes;
+  args.push_back(scratch);
 }
 
 std::string compact_source(const expression_code& mask) {
@@ -85,16 +97,17 @@ array_core compact(const index_request& r) {
   std::vector<event> deps;
   for (const array_core& a : mask.arrays) add_dependency(deps, a);
   // The counts, read back and summed into offsets, written back for the second kernel.
-  scratch_buffer counts(q, c.global * sizeof(cl_ulong));
+  scratch_buffer counts(q, c.items * sizeof(cl_ulong));
   const cl_ulong nn = n, chunk = c.chunk;
   std::vector<kernel_arg> args = {arg_traits<cl_ulong>::make(nn), arg_traits<cl_ulong>::make(chunk),
                                   arg_traits<anycl::buffer>::make(counts.buffer())};
+  add_scratch(args, c, sizeof(cl_ulong));
   args.insert(args.end(), user.begin(), user.end());
   const nd_range range(c.global, c.local);
   kernel count = generated_kernel(q, src, "anycl-compact", "anycl_compact_count", o);
   const event counted =
       counts.record(enqueue_kernel(count, q, range, args.data(), args.size(), deps));
-  std::vector<cl_ulong> offs(c.global);
+  std::vector<cl_ulong> offs(c.items);
   q.read_bytes(counts.buffer(), 0, offs.size() * sizeof(cl_ulong), offs.data(), wait_list{counted});
   const std::uint64_t total = offsets_from_counts(offs);
   array_core out(q, out_t, anycl::shape(total));
@@ -110,6 +123,7 @@ array_core compact(const index_request& r) {
     args.push_back(arg_traits<cl_ulong>::make(v_off));
     add_dependency(deps, values);
   }
+  add_scratch(args, c, sizeof(cl_uint));
   args.insert(args.end(), user.begin(), user.end());
   kernel write = generated_kernel(q, src, "anycl-compact", "anycl_compact_write", o);
   const event e = counts.record(enqueue_kernel(write, q, range, args.data(), args.size(), deps));
