@@ -246,6 +246,27 @@ array_core run_searchsorted(const index_request& r) {
   return out;
 }
 
+// The segmented reduction's launch: a segment a work-item, or in the GPU shape, where segments
+// average 64 elements or more, a segment a work-group (of a power of two, at most 64).
+event launch_segments(const command_queue& q, const build_options& o, const array_core& v,
+                      const array_core& starts, const array_core& out) {
+  const std::size_t m = starts.layout().extents.size(), n = v.layout().extents.size();
+  const device_profile prof = profile(q);
+  const cl_ulong v_off = v.layout().offset, s_off = starts.layout().offset;
+  if (!prof.cpu && n / m >= 64) {
+    std::size_t local = 64;
+    while (local > 1 && local > prof.max_work_group) local /= 2;
+    return launch(library_kernel(q, "anycl/segments.cl", "anycl_reduce_segments_group", o), q,
+                  nd_range(m * local, local), dependencies({&v, &starts}), v.buffer(), v_off,
+                  starts.buffer(), s_off, cl_ulong(m), cl_ulong(n), out.buffer(),
+                  local_memory<cl_uchar>(2 * local * size_of(out.type())));
+  }
+  const launch_plan p = plan_launch(q, m, size_of(v.type()));
+  return launch(library_kernel(q, "anycl/segments.cl", "anycl_reduce_segments", o), q, p.range(),
+                dependencies({&v, &starts}), v.buffer(), v_off, starts.buffer(), s_off, cl_ulong(m),
+                cl_ulong(n), out.buffer(), cl_ulong(p.chunk));
+}
+
 // reduce_by_key's segments: r.a's values from each of r.indices (dense uint64 starts) to the
 // next.
 array_core run_segments(const index_request& r) {
@@ -260,12 +281,7 @@ array_core run_segments(const index_request& r) {
   o.define("OUT", out_t == scalar_type::i64 ? "long" : cl_type_name(out_t));
   o.define("ANYCL_SEGMENT_OP", std::to_string(static_cast<unsigned>(r.reduction)));
   if (is_floating(t)) o.define("ANYCL_FLOATING");
-  const launch_plan p = plan_launch(q, m, size_of(t));
-  const event e =
-      launch(library_kernel(q, "anycl/segments.cl", "anycl_reduce_segments", o), q, p.range(),
-             dependencies({&v, &starts}), v.buffer(), cl_ulong(v.layout().offset), starts.buffer(),
-             cl_ulong(starts.layout().offset), cl_ulong(m), cl_ulong(v.layout().extents.size()),
-             out.buffer(), cl_ulong(p.chunk));
+  const event e = launch_segments(q, o, v, starts, out);
   v.record(e);
   starts.record(e);
   out.record(e);

@@ -222,6 +222,55 @@ TEST_CASE("histogram: reduce_by_key sums, minima and maxima of runs of equal key
     const auto mx = anycl::reduce_by_key(k, w, anycl::key_reduction::max);
     CHECK(mx.second.to_host() == imax);
   }
+  // Runs of 1 to 300 keys (long enough on average for the GPU shape's work-group a run), with a
+  // NaN in some runs (min and max skip it) and one run of NaNs only.
+  for (std::size_t n : {std::size_t{7919}, (std::size_t{1} << 20) + 3}) {
+    INFO("long runs, n = " << n);
+    std::vector<std::uint16_t> hk(n);
+    std::vector<float> hv(n);
+    std::vector<std::int32_t> hw(n);
+    std::uint16_t key = 0;
+    for (std::size_t i = 0, left = 0; i < n; ++i) {
+      if (left == 0) left = 1 + (i * 7919) % 300, ++key;
+      --left;
+      hk[i] = key;
+      hv[i] = i % 977 == 5 ? NAN : static_cast<float>((i * 37) % 101) - 50.0f;
+      hw[i] = static_cast<std::int32_t>((i * 7) % 1000) - 500;
+    }
+    for (std::size_t i = 100; i < 103; ++i) hv[i] = NAN;
+    for (std::size_t i = 100; i < 103; ++i) hk[i] = 0xFFFF;  // a run of its own, NaNs only
+    auto k = anycl::array<std::uint16_t>::from_host(e.queue, hk);
+    auto v = anycl::array<float>::from_host(e.queue, hv);
+    auto w = anycl::array<std::int32_t>::from_host(e.queue, hw);
+    std::vector<std::int64_t> sums, highs;
+    std::vector<float> lows;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == 0 || hk[i] != hk[i - 1]) {
+        sums.push_back(0);
+        highs.push_back(hw[i]);
+        lows.push_back(NAN);
+      }
+      sums.back() += hw[i];
+      highs.back() = std::max<std::int64_t>(highs.back(), hw[i]);
+      if (!std::isnan(hv[i]))
+        lows.back() = std::isnan(lows.back()) ? hv[i] : std::min(lows.back(), hv[i]);
+    }
+    CHECK(anycl::reduce_by_key(k, w).second.to_host() == sums);
+    // The same values as floats: sums of small integers, exact in any order.
+    std::vector<float> hf(hw.begin(), hw.end()), fsums(sums.begin(), sums.end());
+    CHECK(anycl::reduce_by_key(k, anycl::array<float>::from_host(e.queue, hf)).second.to_host() ==
+          fsums);
+    CHECK(anycl::reduce_by_key(k, w, anycl::key_reduction::max).second.to_host() == highs);
+    const auto got = anycl::reduce_by_key(k, v, anycl::key_reduction::min).second.to_host();
+    REQUIRE(got.size() == lows.size());
+    std::size_t differ = 0;
+    for (std::size_t j = 0; j < got.size(); ++j)
+      differ +=
+          (std::isnan(got[j]) != std::isnan(lows[j]) || (!std::isnan(got[j]) && got[j] != lows[j]))
+              ? 1
+              : 0;
+    CHECK(differ == 0);
+  }
   // Grouped but not sorted keys: a key coming back starts a new run; strided views work.
   auto k = anycl::array<std::int64_t>::from_host(e.queue, {7, 0, 7, 0, 3, 0, 3, 0, 7, 0})
                .slice(0, 0, 10, 2);

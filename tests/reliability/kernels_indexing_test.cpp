@@ -88,6 +88,16 @@ TEST_CASE("kernels: compact.cl, histogram.cl and segments.cl equal the host", "[
     const auto runs = anycl::reduce_by_key(a, a);
     CHECK(runs.first.to_host() == run_keys);
     CHECK(runs.second.to_host() == run_sums);
+    // Runs of 100 (the GPU shape's work-group a run): the sums of each hundred values.
+    std::vector<std::int32_t> hundreds(n);
+    std::vector<std::int64_t> hundred_sums((n + 99) / 100, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      hundreds[k] = static_cast<std::int32_t>(k / 100);
+      hundred_sums[k / 100] += h[k];
+    }
+    const auto long_runs =
+        anycl::reduce_by_key(array<std::int32_t>::from_host(e.queue, hundreds), a);
+    CHECK(long_runs.second.to_host() == hundred_sums);
     const auto c = anycl::bincount(a + 18).to_host();
     while (counts.back() == 0) counts.pop_back();  // bincount's length: the largest value + 1
     CHECK(c == counts);
