@@ -15,6 +15,7 @@
 #include "anycl/event.hpp"
 #include "anycl/export.hpp"
 #include "anycl/kernel.hpp"
+#include "anycl/rect.hpp"
 
 namespace anycl {
 
@@ -182,6 +183,25 @@ class ANYCL_EXPORT command_queue {
                    std::size_t pattern_size, const wait_list& waits = {}) const;
   mapped_bytes map_bytes(const buffer& buf, std::size_t offset, std::size_t bytes,
                          map_access access, const wait_list& waits = {}) const;
+
+  // --- rectangular transfers (rect.hpp): a box of `region` between a buffer and host memory, or
+  // between buffers; the buffer sides are checked against their buffers, a zero extent is a no-op.
+  // The host side's memory must hold its box: no check can see its size ---
+  /// Copies the box at `src_side` of `src` to the box at `host_side` of `dst`; returns once the
+  /// data is there.
+  void read_rect(const buffer& src, const rect_side& src_side, void* dst,
+                 const rect_side& host_side, const rect_region& region,
+                 const wait_list& waits = {}) const;
+  /// Copies the box at `host_side` of `src` to the box at `dst_side` of `dst`; returns once the
+  /// data is on the device.
+  void write_rect(const buffer& dst, const rect_side& dst_side, const void* src,
+                  const rect_side& host_side, const rect_region& region,
+                  const wait_list& waits = {}) const;
+  /// Copies a box between buffers (or within one, with equal pitches and boxes that do not
+  /// overlap).
+  event copy_rect(const buffer& src, const rect_side& src_side, const buffer& dst,
+                  const rect_side& dst_side, const rect_region& region,
+                  const wait_list& waits = {}) const;
 
  private:
   command_queue(detail::handle<cl_command_queue> h, cl_device_id dev) noexcept

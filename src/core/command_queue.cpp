@@ -9,8 +9,13 @@
 #include "core/event_state.hpp"
 #include "core/info.hpp"
 #include "core/process.hpp"
+#include "core/queue_internal.hpp"
 
 namespace anycl {
+
+using detail::require;
+using detail::wait_list_only;
+using detail::wait_raw;
 
 command_queue::command_queue(const anycl::context& ctx, const anycl::device& dev,
                              queue_properties props) {
@@ -75,12 +80,14 @@ T queue_query(cl_command_queue q, cl_command_queue_info param) {
     return clGetCommandQueueInfo(q, param, s, p, r);
   });
 }
+}  // namespace
 
+namespace detail {
 void require(const command_queue& q) {
-  detail::check_not_forked();
+  check_not_forked();
   if (!q) throw std::invalid_argument("command_queue: the queue is empty");
 }
-}  // namespace
+}  // namespace detail
 
 anycl::context command_queue::context() const {
   return anycl::context::retain(queue_query<cl_context>(get(), CL_QUEUE_CONTEXT));
@@ -126,18 +133,20 @@ void command_queue::check_host_size(std::size_t host, std::size_t device) {
 }
 
 // --- untyped transfers ---
-namespace {
+namespace detail {
 void wait_raw(const char* call, cl_event ev) {
   event owner = event::adopt(ev);  // released on every path
-  detail::wait_for_event(ev, call, "the transfer failed");
+  wait_for_event(ev, call, "the transfer failed");
 }
 
-/// A zero-byte transfer is a no-op that still respects its wait list.
 void wait_list_only(const wait_list& waits) {
   if (waits.size() != 0)
     ANYCL_CHECK(clWaitForEvents(waits.size(), waits.data()), "clWaitForEvents",
                 "a command in the wait list failed");
 }
+}  // namespace detail
+
+namespace {
 
 void CL_CALLBACK drop_keep_alive(cl_event, cl_int, void* user) noexcept {
   delete static_cast<std::shared_ptr<const void>*>(user);

@@ -1740,3 +1740,66 @@ TEST_CASE("B-64 clFFT setup and teardown pair up: no double teardown", "[catalog
   CHECK(end.setups == start.setups + 2);
   CHECK(end.teardowns == start.teardowns + 2);
 }
+
+TEST_CASE(
+    "B-70 rectangular transfers with bad pitches, boxes, pointers or overlaps are refused before "
+    "the driver",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1 returns CL_INVALID_VALUE for each (CL_MEM_COPY_OVERLAP for the overlap); AnyCL's
+  // messages name the box, the pitches and the buffer's size.
+  std::vector<std::uint8_t> start(1000);
+  for (std::size_t i = 0; i < start.size(); ++i) start[i] = static_cast<std::uint8_t>(i * 7);
+  anycl::buffer buf = anycl::buffer::from(e.ctx, start), other(e.ctx, 1000);
+  std::vector<std::uint8_t> host(1000);
+  // A row pitch below the width, a slice pitch below rows x pitch or not a multiple of it.
+  REQUIRE_THROWS_WHAT(
+      e.queue.read_rect(buf, anycl::rect_side{{0, 0, 0}, 8, 0}, host.data(), {}, {10, 2, 1}),
+      std::invalid_argument,
+      Contains("read_rect: the buffer pitches do not hold the region (origin "
+               "{0, 0, 0}, region {10, 2, 1}, row pitch 8, slice pitch 16"));
+  REQUIRE_THROWS_WHAT(
+      e.queue.write_rect(buf, {}, host.data(), anycl::rect_side{{0, 0, 0}, 10, 15}, {10, 2, 2}),
+      std::invalid_argument, Contains("write_rect: the host pitches"));
+  REQUIRE_THROWS_WHAT(
+      e.queue.read_rect(buf, anycl::rect_side{{0, 0, 0}, 10, 25}, host.data(), {}, {10, 2, 2}),
+      std::invalid_argument, Contains("a multiple of the row pitch"));
+  // A box that ends past the buffer, by its origin or by its region.
+  REQUIRE_THROWS_WHAT(
+      e.queue.read_rect(buf, anycl::rect_side{{1, 0, 3}, 100, 300}, host.data(), {}, {100, 1, 1}),
+      std::out_of_range,
+      Contains("read_rect: the buffer box (origin {1, 0, 3}, region {100, 1, 1}, "
+               "row pitch 100, slice pitch 300) ends past the 1000-byte buffer"));
+  REQUIRE_THROWS_WHAT(
+      e.queue.copy_rect(buf, {}, other, anycl::rect_side{{1, 0, 0}, 0, 0}, {1000, 1, 1}),
+      std::out_of_range, Contains("copy_rect: the destination box"));
+  const std::size_t huge = ~std::size_t{0};
+  REQUIRE_THROWS_AS(
+      e.queue.read_rect(buf, anycl::rect_side{{0, huge, 0}, 4, 0}, host.data(), {}, {4, 1, 1}),
+      std::out_of_range);
+  // Null host memory, a copy within one buffer with other pitches or overlapping boxes.
+  REQUIRE_THROWS_WHAT(e.queue.read_rect(buf, {}, nullptr, {}, {4, 1, 1}), std::invalid_argument,
+                      Contains("read_rect: null host pointer"));
+  REQUIRE_THROWS_WHAT(e.queue.write_rect(buf, {}, nullptr, {}, {4, 1, 1}), std::invalid_argument,
+                      Contains("write_rect: null host pointer"));
+  REQUIRE_THROWS_WHAT(e.queue.copy_rect(buf, anycl::rect_side{{0, 0, 0}, 10, 0}, buf,
+                                        anycl::rect_side{{0, 0, 5}, 20, 0}, {10, 2, 1}),
+                      std::invalid_argument,
+                      Contains("copy_rect: within one buffer the pitches must be equal"));
+  REQUIRE_THROWS_WHAT(e.queue.copy_rect(buf, anycl::rect_side{{0, 0, 0}, 16, 0}, buf,
+                                        anycl::rect_side{{4, 1, 0}, 16, 0}, {8, 2, 1}),
+                      std::invalid_argument, Contains("overlap in the same buffer"));
+  // Boxes that wrap past their rows are compared as byte ranges.
+  REQUIRE_THROWS_WHAT(e.queue.copy_rect(buf, anycl::rect_side{{0, 0, 0}, 16, 0}, buf,
+                                        anycl::rect_side{{12, 0, 0}, 16, 0}, {10, 2, 1}),
+                      std::invalid_argument, Contains("overlap"));
+  REQUIRE_THROWS_WHAT(anycl::command_queue().read_rect(buf, {}, host.data(), {}, {1, 1, 1}),
+                      std::invalid_argument, Contains("command_queue: the queue is empty"));
+  // The buffer is unchanged and still reads: a 2-D box of 3 rows of 5 bytes from pitch 10.
+  CHECK(e.queue.read(anycl::buffer_view<std::uint8_t>(buf)) == start);
+  std::vector<std::uint8_t> box(15), want;
+  e.queue.read_rect(buf, anycl::rect_side{{2, 1, 0}, 10, 0}, box.data(), {}, {5, 3, 1});
+  for (std::size_t y = 1; y < 4; ++y)
+    for (std::size_t x = 2; x < 7; ++x) want.push_back(start[y * 10 + x]);
+  CHECK(box == want);
+}

@@ -39,13 +39,16 @@
   X(clCreateUserEvent)                  \
   X(clEnqueueBarrierWithWaitList)       \
   X(clEnqueueCopyBuffer)                \
+  X(clEnqueueCopyBufferRect)            \
   X(clEnqueueFillBuffer)                \
   X(clEnqueueMapBuffer)                 \
   X(clEnqueueMarkerWithWaitList)        \
   X(clEnqueueNDRangeKernel)             \
   X(clEnqueueReadBuffer)                \
+  X(clEnqueueReadBufferRect)            \
   X(clEnqueueUnmapMemObject)            \
   X(clEnqueueWriteBuffer)               \
+  X(clEnqueueWriteBufferRect)           \
   X(clFinish)                           \
   X(clFlush)                            \
   X(clGetCommandQueueInfo)              \
@@ -306,6 +309,15 @@ FAULTSHIM_STATUS(clEnqueueCopyBuffer,
                   cl_event* event),
                  (command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                   num_events_in_wait_list, event_wait_list, event))
+FAULTSHIM_STATUS(clEnqueueCopyBufferRect,
+                 (cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                  const size_t* src_origin, const size_t* dst_origin, const size_t* region,
+                  size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+                  size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+                  const cl_event* event_wait_list, cl_event* event),
+                 (command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                  src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
+                  num_events_in_wait_list, event_wait_list, event))
 FAULTSHIM_STATUS(clEnqueueFillBuffer,
                  (cl_command_queue command_queue, cl_mem buffer, const void* pattern,
                   size_t pattern_size, size_t offset, size_t size, cl_uint num_events_in_wait_list,
@@ -336,6 +348,15 @@ FAULTSHIM_STATUS(clEnqueueReadBuffer,
                   const cl_event* event_wait_list, cl_event* event),
                  (command_queue, buffer, blocking_read, offset, size, ptr, num_events_in_wait_list,
                   event_wait_list, event))
+FAULTSHIM_STATUS(clEnqueueReadBufferRect,
+                 (cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                  const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                  size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                  size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
+                  const cl_event* event_wait_list, cl_event* event),
+                 (command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
+                  buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                  num_events_in_wait_list, event_wait_list, event))
 FAULTSHIM_STATUS(clEnqueueUnmapMemObject,
                  (cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,
                   cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
@@ -348,6 +369,15 @@ FAULTSHIM_STATUS(clEnqueueWriteBuffer,
                   const cl_event* event_wait_list, cl_event* event),
                  (command_queue, buffer, blocking_write, offset, size, ptr, num_events_in_wait_list,
                   event_wait_list, event))
+FAULTSHIM_STATUS(clEnqueueWriteBufferRect,
+                 (cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                  const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                  size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                  size_t host_slice_pitch, const void* ptr, cl_uint num_events_in_wait_list,
+                  const cl_event* event_wait_list, cl_event* event),
+                 (command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
+                  buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                  num_events_in_wait_list, event_wait_list, event))
 FAULTSHIM_STATUS(clFinish, (cl_command_queue command_queue), (command_queue))
 FAULTSHIM_STATUS(clFlush, (cl_command_queue command_queue), (command_queue))
 FAULTSHIM_STATUS(clGetCommandQueueInfo,
