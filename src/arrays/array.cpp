@@ -98,13 +98,20 @@ void array_core::write_host(const void* src, std::size_t count) const {
   require_count(*this, count, "array::set");
   require_writable(*this, "array::set");
   if (count == 0) return;
+  const std::size_t es = size_of(type_);
+  rect_side side;
+  rect_region region{};
+  if (!layout_.contiguous() && rect_of(layout_, es, side, region)) {
+    // Rows (and slices) of a strided view in one rectangular write: no temporary, no kernel.
+    queue_.write_rect(buf_, side, src, {}, region, dependencies({this}));
+    return;
+  }
   if (!layout_.contiguous()) {
     array_core tmp(queue_, type_, layout_.extents);
     tmp.write_host(src, count);
     assign(tmp);
     return;
   }
-  const std::size_t es = size_of(type_);
   std::vector<event> deps = dependencies({this});
   queue_.write_bytes(buf_, layout_.offset * es, count * es, src, deps);
 }
@@ -113,11 +120,17 @@ void array_core::read_host(void* dst, std::size_t count) const {
   require_array(*this, "array::to_host");
   require_count(*this, count, "array::to_host");
   if (count == 0) return;
+  const std::size_t es = size_of(type_);
+  rect_side side;
+  rect_region region{};
+  if (!layout_.contiguous() && rect_of(layout_, es, side, region)) {
+    queue_.read_rect(buf_, side, dst, {}, region, dependencies({this}));
+    return;
+  }
   if (!layout_.contiguous()) {
     copy().read_host(dst, count);
     return;
   }
-  const std::size_t es = size_of(type_);
   std::vector<event> deps = dependencies({this});
   queue_.read_bytes(buf_, layout_.offset * es, count * es, dst, deps);
 }

@@ -153,4 +153,22 @@ index_vector index_of(const array_layout& l, unsigned dims, bool strides) {
   return v;
 }
 
+bool rect_of(const array_layout& l, std::size_t elem_bytes, rect_side& side, rect_region& region) {
+  if (l.extents.size() == 0) return false;
+  const array_layout c = collapsed({l}).front();
+  const unsigned d = c.extents.dims();
+  if (d < 2 || d > 3 || c.strides[d - 1] != 1) return false;
+  const std::size_t width = c.extents[d - 1], rows = c.extents[d - 2], row = c.strides[d - 2];
+  if (row < width) return false;
+  side = rect_side{{c.offset * elem_bytes, 0, 0}, row * elem_bytes, 0};
+  region = rect_region{width * elem_bytes, rows, 1};
+  if (d == 3) {
+    const std::size_t slice = c.strides[0];
+    if (slice < rows * row || slice % row != 0) return false;
+    side.slice_pitch = slice * elem_bytes;
+    region[2] = c.extents[0];
+  }
+  return true;
+}
+
 }  // namespace anycl::detail

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "anycl/array.hpp"
+#include "anycl/rect.hpp"
 
 namespace anycl::detail {
 
@@ -19,6 +20,11 @@ std::size_t layout_span(const array_layout& l) noexcept;
 /// merged where every layout allows it: the same elements in the same row-major order, in as few
 /// dimensions as can be (at least one). A dense layout becomes 1-D.
 std::vector<array_layout> collapsed(const std::vector<array_layout>& layouts);
+/// The box of a rectangular transfer (command_queue::read_rect, write_rect) that holds the
+/// elements of `l`, of `elem_bytes` each, packed on the host in row-major order: where `l`
+/// collapses to 2 or 3 axes, the last of stride 1, with rows and slices that do not overlap.
+/// False for any other layout (a contiguous one included: it needs no box).
+bool rect_of(const array_layout& l, std::size_t elem_bytes, rect_side& side, rect_region& region);
 /// The library kernels address at most 4 dimensions (the ulong4 of anycl_strided_index).
 constexpr unsigned kernel_dims = 4;
 /// Calls `fn` with `layouts` (equal extents) collapsed, when that leaves at most kernel_dims

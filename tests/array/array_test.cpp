@@ -115,6 +115,37 @@ TEST_CASE("array: slices are views; strided slices read, write and fill", "[arra
   REQUIRE_THROWS_WHAT(a.slice(1, 0, 4, 0), std::invalid_argument, Contains("step 0"));
 }
 
+TEST_CASE("array: to_host and set of 2-D, 3-D and other strided views equal the host's",
+          "[array]") {
+  anycl::test::env e;
+  // Views whose rows have stride 1 move as one rectangular transfer; the others (columns with a
+  // step, transposed) through a kernel. Each is read, then written, against the host's gather.
+  auto host = host_iota<std::int32_t>(5 * 7 * 11);
+  auto a = anycl::array<std::int32_t>::from_host(e.queue, host, {5, 7, 11});
+  const std::vector<anycl::array<std::int32_t>> views = {
+      a.slice(1, 2, 6),                                // 3-D box, rows 2..5 of each slice
+      a.slice(2, 3, 10).slice(0, 1, 4),                // 3-D box with an offset
+      a.slice(0, 2, 3).slice(2, 1, 8),                 // a 2-D box after an extent-1 axis
+      a.slice(0, 0, 5, 2).slice(2, 0, 6),              // slices with a step
+      a.slice(2, 0, 11, 3),                            // columns with a step: a kernel
+      a.slice(0, 1, 2).reshape({7, 11}).transpose()};  // transposed: a kernel
+  std::int32_t next = 1000;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    INFO("view " << i << " of shape " << views[i].shape().str());
+    const auto& v = views[i];
+    CHECK(v.to_host() == host_gather(host, v));
+    std::vector<std::int32_t> fresh(v.size());
+    for (auto& x : fresh) x = next++;
+    v.set(fresh);
+    CHECK(v.to_host() == fresh);
+    // Elements outside the view are unchanged: the host's copy gets the same writes.
+    const auto where = host_gather(host_iota<std::int32_t>(host.size()), v);
+    for (std::size_t k = 0; k < where.size(); ++k)
+      host[static_cast<std::size_t>(where[k])] = fresh[k];
+    CHECK(a.to_host() == host);
+  }
+}
+
 TEST_CASE("array: copies share, copy() does not, assign handles overlap", "[array]") {
   anycl::test::env e;
   auto host = host_iota<std::int32_t>(100);

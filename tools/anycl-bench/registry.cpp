@@ -98,6 +98,7 @@ std::vector<benchmark> make_registry(const settings& s) {
   add_transfer_benchmarks(out, s);
   add_array_benchmarks(out, s);
   add_pool_benchmarks(out, s);
+  add_view_benchmarks(out, s);
   add_blas_benchmarks(out, s);
   add_fft_benchmarks(out, s);
   add_first_result_benchmark(out, s);

@@ -129,6 +129,9 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// array_small_ops (µs a statement): small arrays made and freed in a loop, the memory pool on
 /// against off.
 void add_pool_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// array_view_to_host, array_view_set (GB/s): transfers of a strided view, rectangular against
+/// a kernel's dense copy.
+void add_view_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// sgemm_<n>, dgemm_<n> (GFLOP/s): anycl::blas::gemm against a direct CLBlast call on the same
 /// buffers and OpenBLAS on the host.
 void add_blas_benchmarks(std::vector<benchmark>& out, const settings& s);
