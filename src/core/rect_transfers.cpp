@@ -85,15 +85,34 @@ bool empty(const rect_region& r) { return r[0] == 0 || r[1] == 0 || r[2] == 0; }
 
 }  // namespace
 
+namespace {
+
+// A blocking transfer's two sides, checked (`what` names the call in messages), after the
+// queue, callback and zero-extent checks; false for a zero extent (the wait list is then waited).
+bool host_transfer_sides(const command_queue& q, const char* what, const buffer& buf,
+                         const rect_side& buf_side, const void* host, const rect_side& host_side,
+                         const rect_region& region, const wait_list& waits, rect_side& b,
+                         rect_side& h) {
+  detail::require(q);
+  detail::check_not_in_callback((std::string("command_queue::") + what + " (blocking)").c_str());
+  if (empty(region)) {
+    detail::wait_list_only(waits);
+    return false;
+  }
+  b = buffer_side(what, "buffer", buf_side, region, buf);
+  h = resolved(what, "host", host_side, region);
+  if (host == nullptr) throw std::invalid_argument(std::string(what) + ": null host pointer");
+  return true;
+}
+
+}  // namespace
+
 void command_queue::read_rect(const buffer& src, const rect_side& src_side, void* dst,
                               const rect_side& host_side, const rect_region& region,
                               const wait_list& waits) const {
-  detail::require(*this);
-  detail::check_not_in_callback("command_queue::read_rect (blocking)");
-  if (empty(region)) return detail::wait_list_only(waits);
-  const rect_side b = buffer_side("read_rect", "buffer", src_side, region, src);
-  const rect_side h = resolved("read_rect", "host", host_side, region);
-  if (dst == nullptr) throw std::invalid_argument("read_rect: null host pointer");
+  rect_side b, h;
+  if (!host_transfer_sides(*this, "read_rect", src, src_side, dst, host_side, region, waits, b, h))
+    return;
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueReadBufferRect(get(), src.get(), CL_TRUE, b.origin.data(), h.origin.data(),
                                       region.data(), b.row_pitch, b.slice_pitch, h.row_pitch,
@@ -105,12 +124,9 @@ void command_queue::read_rect(const buffer& src, const rect_side& src_side, void
 void command_queue::write_rect(const buffer& dst, const rect_side& dst_side, const void* src,
                                const rect_side& host_side, const rect_region& region,
                                const wait_list& waits) const {
-  detail::require(*this);
-  detail::check_not_in_callback("command_queue::write_rect (blocking)");
-  if (empty(region)) return detail::wait_list_only(waits);
-  const rect_side b = buffer_side("write_rect", "buffer", dst_side, region, dst);
-  const rect_side h = resolved("write_rect", "host", host_side, region);
-  if (src == nullptr) throw std::invalid_argument("write_rect: null host pointer");
+  rect_side b, h;
+  if (!host_transfer_sides(*this, "write_rect", dst, dst_side, src, host_side, region, waits, b, h))
+    return;
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueWriteBufferRect(get(), dst.get(), CL_TRUE, b.origin.data(), h.origin.data(),
                                        region.data(), b.row_pitch, b.slice_pitch, h.row_pitch,
