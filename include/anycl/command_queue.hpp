@@ -202,11 +202,50 @@ class ANYCL_EXPORT command_queue {
   event copy_rect(const buffer& src, const rect_side& src_side, const buffer& dst,
                   const rect_side& dst_side, const rect_region& region,
                   const wait_list& waits = {}) const;
+  /// The same on views: a view side's origin counts in bytes from the view's first byte, and its
+  /// box must lie within the view (std::out_of_range naming the view otherwise).
+  template <class T>
+  void read_rect(const buffer_view<T>& src, const rect_side& src_side, std::remove_const_t<T>* dst,
+                 const rect_side& host_side, const rect_region& region,
+                 const wait_list& waits = {}) const {
+    read_rect(src.buffer(), view_box("read_rect", "view", src, src_side, region), dst, host_side,
+              region, waits);
+  }
+  template <class T>
+  void write_rect(const buffer_view<T>& dst, const rect_side& dst_side, const T* src,
+                  const rect_side& host_side, const rect_region& region,
+                  const wait_list& waits = {}) const {
+    write_rect(dst.buffer(), view_box("write_rect", "view", dst, dst_side, region), src, host_side,
+               region, waits);
+  }
+  template <class T>
+  event copy_rect(const buffer_view<const T>& src, const rect_side& src_side,
+                  const buffer_view<T>& dst, const rect_side& dst_side, const rect_region& region,
+                  const wait_list& waits = {}) const {
+    return copy_rect(src.buffer(), view_box("copy_rect", "source view", src, src_side, region),
+                     dst.buffer(), view_box("copy_rect", "destination view", dst, dst_side, region),
+                     region, waits);
+  }
+  template <class T>
+  event copy_rect(const buffer_view<T>& src, const rect_side& src_side, const buffer_view<T>& dst,
+                  const rect_side& dst_side, const rect_region& region,
+                  const wait_list& waits = {}) const {
+    return copy_rect(buffer_view<const T>(src), src_side, dst, dst_side, region, waits);
+  }
 
  private:
   command_queue(detail::handle<cl_command_queue> h, cl_device_id dev) noexcept
       : h_(std::move(h)), device_(dev) {}
   static void check_host_size(std::size_t host, std::size_t device);
+  template <class T>
+  static rect_side view_box(const char* what, const char* side, const buffer_view<T>& v,
+                            const rect_side& s, const rect_region& region) {
+    return view_box_bytes(what, side, v.byte_offset(), v.bytes(), s, region);
+  }
+  /// `s` of a view of `bytes` bytes at `offset` in its buffer as a side of the buffer, checked to
+  /// lie within the view (unchanged for a zero extent).
+  static rect_side view_box_bytes(const char* what, const char* side, std::size_t offset,
+                                  std::size_t bytes, const rect_side& s, const rect_region& region);
   detail::handle<cl_command_queue> h_;
   cl_device_id device_ = nullptr;
 };

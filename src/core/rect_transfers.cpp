@@ -136,6 +136,19 @@ void command_queue::write_rect(const buffer& dst, const rect_side& dst_side, con
   detail::wait_raw("clEnqueueWriteBufferRect", ev);
 }
 
+rect_side command_queue::view_box_bytes(const char* what, const char* side, std::size_t offset,
+                                        std::size_t bytes, const rect_side& s,
+                                        const rect_region& region) {
+  if (empty(region)) return s;
+  rect_side out = resolved(what, side, s, region);
+  const byte_span b = span_of(out, region);
+  if (!b.fits || b.end > bytes)
+    throw std::out_of_range(std::string(what) + ": the " + side + " box (" + box_text(out, region) +
+                            ") ends past the " + std::to_string(bytes) + "-byte view");
+  out.origin[0] += offset;  // the view's start, in the buffer; the box stays inside it
+  return out;
+}
+
 event command_queue::copy_rect(const buffer& src, const rect_side& src_side, const buffer& dst,
                                const rect_side& dst_side, const rect_region& region,
                                const wait_list& waits) const {

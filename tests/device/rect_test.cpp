@@ -99,3 +99,42 @@ TEST_CASE("rect: a zero extent is a no-op that keeps its wait list", "[rect][tra
   e.queue.write_rect(buf, {}, nullptr, {}, {4, 1, 0});
   CHECK(e.queue.read(anycl::buffer_view<std::uint8_t>(buf)) == bytes(64, 5));
 }
+
+TEST_CASE("rect: on buffer views, boxes count from the view and stay inside it",
+          "[rect][transfer]") {
+  anycl::test::env e;
+  // A view of 6 rows of 8 ints at int 20 of a 100-int buffer; its rows 1..3, ints 2..6.
+  std::vector<int> all(100);
+  std::iota(all.begin(), all.end(), 0);
+  auto buf = anycl::buffer::from(e.ctx, all);
+  anycl::buffer_view<int> v(buf, 20, 48);
+  const rect_side box{{2 * sizeof(int), 1, 0}, 8 * sizeof(int), 0};
+  const rect_region region{5 * sizeof(int), 3, 1};
+  std::vector<int> got(15), want;
+  e.queue.read_rect(v, box, got.data(), {}, region);
+  for (int y = 1; y < 4; ++y)
+    for (int x = 2; x < 7; ++x) want.push_back(20 + y * 8 + x);
+  CHECK(got == want);
+  // Written back negated, then copied to the same place of a second view of another buffer.
+  for (int& x : got) x = -x;
+  e.queue.write_rect(v, box, got.data(), {}, region);
+  auto other = anycl::buffer::from(e.ctx, std::vector<int>(100, 7));
+  anycl::buffer_view<int> w(other, 52, 48);
+  e.queue.copy_rect(v, box, w, box, region).wait();
+  std::vector<int> host = all, host_other(100, 7);
+  for (int y = 1; y < 4; ++y)
+    for (int x = 2; x < 7; ++x) {
+      host[20 + y * 8 + x] = -(20 + y * 8 + x);
+      host_other[52 + y * 8 + x] = -(20 + y * 8 + x);
+    }
+  CHECK(e.queue.read(anycl::buffer_view<int>(buf)) == host);
+  CHECK(e.queue.read(anycl::buffer_view<int>(other)) == host_other);
+  // A box inside the buffer but past the view's end is refused, naming the view.
+  REQUIRE_THROWS_WHAT(e.queue.read_rect(v, rect_side{{0, 5, 0}, 8 * sizeof(int), 0}, got.data(), {},
+                                        {8 * sizeof(int), 2, 1}),
+                      std::out_of_range,
+                      Contains("read_rect: the view box (origin {0, 5, 0}, region {32, 2, 1}, row "
+                               "pitch 32, slice pitch 64) ends past the 192-byte view"));
+  REQUIRE_THROWS_WHAT(e.queue.copy_rect(v, box, w, rect_side{{0, 6, 0}, 32, 0}, region),
+                      std::out_of_range, Contains("copy_rect: the destination view box"));
+}
