@@ -18,6 +18,7 @@
 #include "anycl/event.hpp"
 #include "anycl/fft.hpp"
 #include "anycl/histogram.hpp"
+#include "anycl/host_view.hpp"
 #include "anycl/indexing.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"

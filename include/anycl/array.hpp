@@ -96,6 +96,10 @@ class ANYCL_EXPORT array_core {
   /// std::invalid_argument for an empty queue or for f64 on a device without double precision,
   /// std::overflow_error when the byte count does not fit.
   array_core(const command_queue& queue, scalar_type type, const anycl::shape& s);
+  /// `s.size()` elements in the first bytes of `external` (no copy; never pooled). Throws
+  /// std::invalid_argument when it is too small or of another context than the queue's.
+  array_core(const command_queue& queue, scalar_type type, const anycl::shape& s,
+             anycl::buffer external);
 
   bool valid() const noexcept { return static_cast<bool>(queue_); }
   scalar_type type() const noexcept { return type_; }
@@ -243,6 +247,14 @@ class array {
     array a(queue, s);
     a.core_.write_host(data, s.size());
     return a;
+  }
+
+  /// An array over the first `s.size()` elements of `buf`, without a copy: e.g. a buffer over
+  /// host memory (buffer::use_host, buffer::alloc_host) or one made by other code. The array
+  /// shares the buffer; it never goes to the memory pool. Throws std::invalid_argument when the
+  /// buffer is too small or belongs to another context than the queue's.
+  static array from_buffer(const command_queue& queue, anycl::buffer buf, const anycl::shape& s) {
+    return array(detail::array_core(queue, scalar_type_of<T>(), s, std::move(buf)));
   }
 
   /// The elements in row-major order; waits for pending commands.

@@ -22,6 +22,12 @@ class command_queue;
 /// How kernels may access a buffer (CL_MEM_READ_WRITE, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY).
 enum class memory_access { read_write, read_only, write_only };
 
+/// Marks host memory that a buffer uses in place but does not own (buffer::use_host).
+struct borrowed_t {
+  explicit constexpr borrowed_t() = default;
+};
+inline constexpr borrowed_t borrowed{};
+
 /// Owns a cl_mem buffer of a fixed size in bytes. A buffer of size 0 is valid and has no cl_mem
 /// (OpenCL rejects empty buffers): transfers on it are no-ops.
 class ANYCL_EXPORT buffer {
@@ -45,6 +51,35 @@ class ANYCL_EXPORT buffer {
     return buffer(ctx, data.data(), data.size() * sizeof(T), access);
   }
 
+  /// A buffer over `bytes` of the caller's host memory at `data`, used in place
+  /// (CL_MEM_USE_HOST_PTR): kernels on host-unified devices work in it and map() gives it back
+  /// without a copy. Borrowed: the caller keeps the memory alive, and reads or writes it only
+  /// through a mapping, until the buffer and every command using it are done. `data` must be
+  /// aligned to host_alignment(ctx) bytes (std::invalid_argument otherwise: drivers copy, or
+  /// refuse, memory that is not). Size checks as the allocating constructor; 0 bytes: empty.
+  static buffer use_host(const anycl::context& ctx, void* data, std::size_t bytes, borrowed_t,
+                         memory_access access = memory_access::read_write);
+  /// The same, owned: the buffer keeps `owner` (what holds the memory at `data`) until the driver
+  /// has released the memory, after the last command using it. Dropped at once if this throws.
+  static buffer use_host(const anycl::context& ctx, std::shared_ptr<void> owner, void* data,
+                         std::size_t bytes, memory_access access = memory_access::read_write);
+  /// The same for `count` elements an owning pointer holds (its deleter frees them).
+  template <class T, class D>
+  static buffer use_host(const anycl::context& ctx, std::unique_ptr<T[], D> data, std::size_t count,
+                         memory_access access = memory_access::read_write) {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "buffer::use_host needs trivially copyable elements");
+    void* raw = data.get();
+    return use_host(ctx, std::shared_ptr<void>(std::move(data)), raw, count * sizeof(T), access);
+  }
+  /// `bytes` the driver allocates where the host can reach them (CL_MEM_ALLOC_HOST_PTR): pinned
+  /// memory on discrete GPUs, so transfers and mappings avoid a staging copy.
+  static buffer alloc_host(const anycl::context& ctx, std::size_t bytes,
+                           memory_access access = memory_access::read_write);
+  /// The alignment host memory needs for use_host: the largest CL_DEVICE_MEM_BASE_ADDR_ALIGN of
+  /// the context's devices, in bytes.
+  static std::size_t host_alignment(const anycl::context& ctx);
+
   static buffer adopt(cl_mem raw);
   static buffer retain(cl_mem raw);
 
@@ -52,6 +87,8 @@ class ANYCL_EXPORT buffer {
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   anycl::context context() const;
+  /// The host memory the buffer uses in place (CL_MEM_HOST_PTR): use_host's `data`, else null.
+  void* host_ptr() const;
 
   /// A buffer aliasing [offset, offset + bytes) of this one (clCreateSubBuffer). The offset must be
   /// a multiple of the devices' CL_DEVICE_MEM_BASE_ADDR_ALIGN; checked before the call.

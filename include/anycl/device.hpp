@@ -44,6 +44,12 @@ class ANYCL_EXPORT device {
   std::vector<std::size_t> max_work_item_sizes() const;  ///< per dimension
   bool fp64() const;                                     ///< double precision supported
   bool compiler_available() const;  ///< false on FPGAs: only prebuilt binaries run there
+  /// True when the device works in host memory (a CPU, or CL_DEVICE_HOST_UNIFIED_MEMORY): mapping
+  /// a buffer there gives its memory, not a copy. A driver rejecting the deprecated query: false.
+  bool host_unified_memory() const;
+  /// The alignment in bytes of host memory that buffers use in place (CL_DEVICE_MEM_BASE_ADDR_ALIGN
+  /// is in bits).
+  std::size_t base_address_alignment() const;
   /// Major and minor OpenCL version of the device, from version().
   std::pair<int, int> version_number() const;
   anycl::platform platform() const;

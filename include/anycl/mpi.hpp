@@ -15,6 +15,7 @@
 
 #include "anycl/array.hpp"
 #include "anycl/device.hpp"
+#include "anycl/host_view.hpp"
 
 namespace anycl::mpi {
 
@@ -100,47 +101,14 @@ std::vector<int> scatter_counts(std::uint64_t n, const std::vector<std::size_t>&
 bool maps(const command_queue& q);
 
 /// A host pointer to an array's elements for the length of one MPI call: the mapped buffer on the
-/// map path, a std::vector on the copy path. `read`: MPI reads the elements; `write`: MPI writes
-/// them (finish() makes them the array's); `read_write`: both. Empty arrays, and `use` false
-/// (a rank whose buffer MPI ignores), give nullptr. `a` must outlive this object.
+/// map path, a copy on the copy path (anycl::host_view). `read`: MPI reads the elements; `write`:
+/// MPI writes them (close() makes them the array's); `read_write`: both. Empty arrays, and `use`
+/// false (a rank whose buffer MPI ignores), give an empty view (nullptr).
 template <typename T>
-class host_elements {
- public:
-  host_elements(const array<T>& a, map_access access, bool use = true) : a_(a), access_(access) {
-    if (!use || a.empty()) return;
-    if (a.contiguous() && maps(a.queue())) {
-      region_ = a.queue().map(a.view(), access, wait_list(a.last_event()));
-      data_ = region_.data();
-      mapped_ = true;
-    } else {
-      if (access == map_access::write)
-        host_.resize(a.size());
-      else
-        host_ = a.to_host();
-      data_ = host_.data();
-    }
-  }
-  T* data() const noexcept { return data_; }
-  /// Unmaps (map path) or writes the vector back (copy path, unless `read`); waits for either.
-  void finish() {
-    if (mapped_) {
-      event e = region_.unmap();
-      a_.record(e);
-      e.wait();
-      mapped_ = false;
-    } else if (access_ != map_access::read && data_ != nullptr) {
-      a_.set(host_);
-    }
-  }
-
- private:
-  const array<T>& a_;
-  map_access access_;
-  mapped_region<T> region_;
-  std::vector<T> host_;
-  T* data_ = nullptr;
-  bool mapped_ = false;
-};
+host_view<T> host_elements(const array<T>& a, map_access access, bool use = true) {
+  if (!use || !a.core().valid() || a.empty()) return host_view<T>();
+  return host_view<T>(a, access, maps(a.queue()));
+}
 }  // namespace detail
 
 /// How collectives move an array's elements between the device and MPI. OpenCL buffers are
@@ -195,11 +163,11 @@ void allreduce(array<T>& a, op o, MPI_Comm comm) {
   requested_staging();  // a bad ANYCL_MPI_STAGING throws on every rank, before any transfer
   detail::require_same_size(a.size(), comm, "anycl::mpi::allreduce");
   if (a.empty()) return;
-  detail::host_elements<T> host(a, map_access::read_write);
+  auto host = detail::host_elements(a, map_access::read_write);
   check(MPI_Allreduce(MPI_IN_PLACE, host.data(), static_cast<int>(a.size()), detail::datatype<T>(),
                       detail::to_mpi(o), comm),
         "MPI_Allreduce");
-  host.finish();
+  host.close();
 }
 
 /// Copies `root`'s array into `a` on every other rank of `comm` (as MPI_Bcast). All ranks must
@@ -214,10 +182,10 @@ void broadcast(array<T>& a, int root, MPI_Comm comm) {
   if (a.empty()) return;
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  detail::host_elements<T> host(a, rank == root ? map_access::read : map_access::write);
+  auto host = detail::host_elements(a, rank == root ? map_access::read : map_access::write);
   check(MPI_Bcast(host.data(), static_cast<int>(a.size()), detail::datatype<T>(), root, comm),
         "MPI_Bcast");
-  host.finish();
+  host.close();
 }
 
 /// Every rank's `mine` concatenated in rank order, as a new one-dimensional array on `mine`'s
@@ -236,13 +204,13 @@ array<T> allgather(const array<T>& mine, MPI_Comm comm) {
   const auto total =
       static_cast<std::size_t>(displs.back()) + static_cast<std::size_t>(counts.back());
   array<T> all(mine.queue(), anycl::shape(total));
-  detail::host_elements<T> src(mine, map_access::read);
-  detail::host_elements<T> dst(all, map_access::write);
+  auto src = detail::host_elements(mine, map_access::read);
+  auto dst = detail::host_elements(all, map_access::write);
   check(MPI_Allgatherv(src.data(), static_cast<int>(mine.size()), detail::datatype<T>(), dst.data(),
                        counts.data(), displs.data(), detail::datatype<T>(), comm),
         "MPI_Allgatherv");
-  dst.finish();
-  src.finish();
+  dst.close();
+  src.close();
   return all;
 }
 
@@ -264,13 +232,13 @@ array<T> gather(const array<T>& mine, int root, MPI_Comm comm) {
                                                static_cast<std::size_t>(counts.back())
                                          : 0;
   array<T> all(mine.queue(), anycl::shape(total));
-  detail::host_elements<T> src(mine, map_access::read);
-  detail::host_elements<T> dst(all, map_access::write);
+  auto src = detail::host_elements(mine, map_access::read);
+  auto dst = detail::host_elements(all, map_access::write);
   check(MPI_Gatherv(src.data(), static_cast<int>(mine.size()), detail::datatype<T>(), dst.data(),
                     counts.data(), displs.data(), detail::datatype<T>(), root, comm),
         "MPI_Gatherv");
-  dst.finish();
-  src.finish();
+  dst.close();
+  src.close();
   return all;
 }
 
@@ -293,13 +261,13 @@ array<T> scatter(const array<T>& from_root, int root, MPI_Comm comm,
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   array<T> part(from_root.queue(),
                 anycl::shape(static_cast<std::size_t>(share[static_cast<std::size_t>(rank)])));
-  detail::host_elements<T> src(from_root, map_access::read, rank == root);
-  detail::host_elements<T> dst(part, map_access::write);
+  auto src = detail::host_elements(from_root, map_access::read, rank == root);
+  auto dst = detail::host_elements(part, map_access::write);
   check(MPI_Scatterv(src.data(), share.data(), displs.data(), detail::datatype<T>(), dst.data(),
                      static_cast<int>(part.size()), detail::datatype<T>(), root, comm),
         "MPI_Scatterv");
-  dst.finish();
-  src.finish();
+  dst.close();
+  src.close();
   return part;
 }
 

@@ -21,36 +21,63 @@ namespace detail {
 struct array_sync {
   std::mutex m;
   event last;
-  std::shared_ptr<memory_pool> pool;
+  std::shared_ptr<memory_pool> pool;  // null for a buffer the caller gave (array::from_buffer)
   anycl::buffer buf;
 
   array_sync(std::shared_ptr<memory_pool> p, anycl::buffer b)
       : pool(std::move(p)), buf(std::move(b)) {}
   array_sync(const array_sync&) = delete;
   array_sync& operator=(const array_sync&) = delete;
-  ~array_sync() { pool->release({std::move(buf), std::move(last)}); }
+  ~array_sync() {
+    if (pool) pool->release({std::move(buf), std::move(last)});
+  }
 };
 
 // --- array_core ---
 
-array_core::array_core(const command_queue& queue, scalar_type type, const anycl::shape& s)
-    : queue_(queue), type_(type) {
+namespace {
+// The byte count of `s` elements of `type` on `queue`'s device, after the checks every array has.
+std::size_t checked_bytes(const command_queue& queue, scalar_type type, const anycl::shape& s) {
   if (!queue) throw std::invalid_argument("array: the queue is empty (default-constructed)");
-  kernels_ = kernels_for(queue.context());
   // The device profile is read here, so a bad ANYCL_LAUNCH_SHAPE is refused by the first array.
   const bool fp64 = profile(queue).fp64;
   if ((type == scalar_type::f64 || type == scalar_type::c128) && !fp64)
     throw std::invalid_argument("array<double>: device '" + queue.device().name() +
                                 "' has no double precision (cl_khr_fp64)");
-  layout_ = dense_layout(s);
   const std::size_t n = s.size();
   if (n > std::numeric_limits<std::size_t>::max() / size_of(type))
     throw std::overflow_error("array: " + s.str() + " elements of " + cl_type_name(type) +
                               " overflow size_t bytes");
+  return n * size_of(type);
+}
+}  // namespace
+
+array_core::array_core(const command_queue& queue, scalar_type type, const anycl::shape& s)
+    : queue_(queue), type_(type) {
+  const std::size_t bytes = checked_bytes(queue, type, s);
+  kernels_ = kernels_for(queue.context());
+  layout_ = dense_layout(s);
   std::shared_ptr<memory_pool> pool = pool_for(queue.context());
-  anycl::buffer b = n == 0 ? anycl::buffer() : pool->acquire(n * size_of(type));
+  anycl::buffer b = bytes == 0 ? anycl::buffer() : pool->acquire(bytes);
   sync_ = std::make_shared<array_sync>(std::move(pool), std::move(b));
   buf_ = sync_->buf;  // a failed retain unwinds sync_, which gives the block back
+}
+
+array_core::array_core(const command_queue& queue, scalar_type type, const anycl::shape& s,
+                       anycl::buffer external)
+    : queue_(queue), type_(type) {
+  const std::size_t bytes = checked_bytes(queue, type, s);
+  if (external.size() < bytes)
+    throw std::invalid_argument("array::from_buffer: " + s.str() + " elements of " +
+                                cl_type_name(type) + " need " + std::to_string(bytes) +
+                                " bytes; the buffer has " + std::to_string(external.size()));
+  if (!external.empty() && external.context() != queue.context())
+    throw std::invalid_argument(
+        "array::from_buffer: the buffer belongs to another context than the queue's");
+  kernels_ = kernels_for(queue.context());
+  layout_ = dense_layout(s);
+  sync_ = std::make_shared<array_sync>(nullptr, std::move(external));
+  buf_ = sync_->buf;
 }
 
 event array_core::last_event() const {

@@ -11,16 +11,14 @@
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
+#include "core/buffer_create.hpp"
 #include "core/info.hpp"
 #include "core/memory_reclaim.hpp"
 #include "core/process.hpp"
 
 namespace anycl {
 
-namespace {
-using detail::memory_reclaimer;
-
-cl_mem_flags flags_of(memory_access access) {
+cl_mem_flags detail::flags_of(memory_access access) {
   switch (access) {
     case memory_access::read_only:
       return CL_MEM_READ_ONLY;
@@ -31,6 +29,9 @@ cl_mem_flags flags_of(memory_access access) {
   }
   return CL_MEM_READ_WRITE;
 }
+
+namespace {
+using detail::memory_reclaimer;
 
 // Bytes in the live buffers of each context made here. Drivers allocate lazily (POCL creates any
 // number of buffers and the process is killed when they are touched, catalogue row B-34), so a
@@ -79,7 +80,10 @@ bool try_charge(const charge& c, std::uint64_t global, std::uint64_t& used) {
 // The array layer's pools give back what they hold before a buffer is refused (called unlocked).
 std::atomic<memory_reclaimer> reclaimer{nullptr};
 
-cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const void* data) {
+}  // namespace
+
+cl_mem detail::create_buffer(const context& ctx, std::size_t bytes, cl_mem_flags flags,
+                             const void* data) {
   detail::check_not_forked();
   if (!ctx) throw std::invalid_argument("buffer: the context is empty");
   // Drivers differ on oversized allocations (some accept and fail later), so check the limits here.
@@ -125,10 +129,11 @@ cl_mem create(const context& ctx, std::size_t bytes, cl_mem_flags flags, const v
   c.release();  // refund_on_free owns it now
   return raw;
 }
-}  // namespace
 
 buffer::buffer(const anycl::context& ctx, std::size_t bytes, memory_access access) : size_(bytes) {
-  if (bytes != 0) h_ = detail::handle<cl_mem>::adopt(create(ctx, bytes, flags_of(access), nullptr));
+  if (bytes != 0)
+    h_ = detail::handle<cl_mem>::adopt(
+        detail::create_buffer(ctx, bytes, detail::flags_of(access), nullptr));
 }
 
 buffer::buffer(const anycl::context& ctx, const void* data, std::size_t bytes, memory_access access)
@@ -137,7 +142,7 @@ buffer::buffer(const anycl::context& ctx, const void* data, std::size_t bytes, m
   if (data == nullptr)
     throw std::invalid_argument("buffer: null host data for " + std::to_string(bytes) + " bytes");
   h_ = detail::handle<cl_mem>::adopt(
-      create(ctx, bytes, flags_of(access) | CL_MEM_COPY_HOST_PTR, data));
+      detail::create_buffer(ctx, bytes, detail::flags_of(access) | CL_MEM_COPY_HOST_PTR, data));
 }
 
 namespace {
@@ -183,8 +188,8 @@ buffer buffer::sub_buffer(std::size_t offset, std::size_t bytes, memory_access a
   }
   cl_buffer_region region{offset, bytes};
   cl_int status = CL_SUCCESS;
-  cl_mem raw =
-      clCreateSubBuffer(h_.get(), flags_of(access), CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  cl_mem raw = clCreateSubBuffer(h_.get(), detail::flags_of(access), CL_BUFFER_CREATE_TYPE_REGION,
+                                 &region, &status);
   ANYCL_CHECK(status, "clCreateSubBuffer", "bytes [", offset, ", ", offset + bytes, ") of a ",
               size_, "-byte buffer");
   return buffer(detail::handle<cl_mem>::adopt(raw), bytes);

@@ -77,6 +77,17 @@ bool device::fp64() const {
 bool device::compiler_available() const {
   return device_query<cl_bool>(id_, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;
 }
+bool device::host_unified_memory() const {
+  if (type() == device_type::cpu) return true;
+  try {
+    return device_query<cl_bool>(id_, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+  } catch (const api_error&) {
+    return false;  // removed in OpenCL 2.0 and optional in 3.0: assume a copy, always correct
+  }
+}
+std::size_t device::base_address_alignment() const {
+  return device_query<cl_uint>(id_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+}
 std::pair<int, int> device::version_number() const {
   int major = 0, minor = 0;
   std::string v = version();

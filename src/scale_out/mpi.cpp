@@ -215,13 +215,7 @@ bool maps(const command_queue& q) {
     case staging::automatic:
       break;
   }
-  const device dev = q.device();
-  if (dev.type() == device_type::cpu) return true;
-  try {
-    return dev.info<cl_bool>(CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
-  } catch (const std::exception&) {
-    return false;  // deprecated query a driver may reject: copy, which is always correct
-  }
+  return q.device().host_unified_memory();
 }
 
 }  // namespace detail
