@@ -1803,3 +1803,48 @@ TEST_CASE(
     for (std::size_t x = 2; x < 7; ++x) want.push_back(start[y * 10 + x]);
   CHECK(box == want);
 }
+
+TEST_CASE(
+    "B-71 buffers over host memory that is null, misaligned or too large are refused before the "
+    "driver",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1 takes misaligned memory (and works in it); Oclgrind takes a 1 TiB buffer over 256
+  // bytes of host memory, and both give CL_INVALID_HOST_PTR for null memory. AnyCL names the
+  // alignment, the device and the limit.
+  const std::size_t align = anycl::buffer::host_alignment(e.ctx);
+  const std::unique_ptr<int, void (*)(void*)> mem(
+      static_cast<int*>(std::aligned_alloc(align, 4 * align)), std::free);
+  REQUIRE(mem != nullptr);
+  std::fill(mem.get(), mem.get() + align, 5);
+  REQUIRE_THROWS_WHAT(anycl::buffer::use_host(e.ctx, nullptr, 64, anycl::borrowed),
+                      std::invalid_argument,
+                      Contains("buffer::use_host: null host memory for 64 bytes"));
+  if (align > 1)
+    REQUIRE_THROWS_WHAT(
+        anycl::buffer::use_host(e.ctx, reinterpret_cast<char*>(mem.get()) + 1, 64, anycl::borrowed),
+        std::invalid_argument,
+        Contains("is not aligned to " + std::to_string(align) + " bytes") &&
+            Contains("CL_DEVICE_MEM_BASE_ADDR_ALIGN of '" + e.dev.name() + "'") &&
+            Contains("std::aligned_alloc"));
+  const std::uint64_t limit = e.dev.max_alloc();
+  const auto too_big = static_cast<std::size_t>(limit) + 1;
+  REQUIRE_THROWS_WHAT(anycl::buffer::use_host(e.ctx, mem.get(), too_big, anycl::borrowed),
+                      anycl::api_error,
+                      Contains("clCreateBuffer failed: CL_INVALID_BUFFER_SIZE") &&
+                          Contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE of " + std::to_string(limit)));
+  REQUIRE_THROWS_WHAT(anycl::buffer::alloc_host(e.ctx, too_big), anycl::api_error,
+                      Contains("CL_INVALID_BUFFER_SIZE") && Contains("checked before the call"));
+  REQUIRE_THROWS_WHAT(anycl::buffer::use_host(anycl::context(), mem.get(), 64, anycl::borrowed),
+                      std::invalid_argument, Contains("buffer::use_host: the context is empty"));
+  REQUIRE_THROWS_WHAT(anycl::buffer::alloc_host(anycl::context(), 64), std::invalid_argument,
+                      Contains("buffer::alloc_host: the context is empty"));
+  REQUIRE_THROWS_WHAT(anycl::buffer::host_alignment(anycl::context()), std::invalid_argument,
+                      Contains("the context is empty"));
+  // The memory is untouched and still makes a working buffer.
+  anycl::buffer b = anycl::buffer::use_host(e.ctx, mem.get(), align, anycl::borrowed);
+  e.queue.fill(anycl::buffer_view<int>(b), 9).wait();
+  std::vector<int> back(align / sizeof(int));
+  e.queue.read(anycl::buffer_view<int>(b), back.data());
+  CHECK(back == std::vector<int>(align / sizeof(int), 9));
+}

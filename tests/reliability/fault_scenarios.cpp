@@ -30,6 +30,7 @@
 #include <cxxabi.h>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -43,6 +44,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <vector>
 
@@ -118,6 +120,11 @@ bool fired_in_third_party() {
 // --- evidence of documented handling ---
 std::mutex cleanup_m;
 std::vector<std::string> cleanup_calls;  // the release calls the cleanup handler received
+
+std::size_t cleanup_count() {
+  std::lock_guard<std::mutex> lock(cleanup_m);
+  return cleanup_calls.size();
+}
 
 /// Marks a stretch of code where a failure of `entry` is documented as handled without an
 /// exception: if the injected fault's call index falls inside, the fault counts as graceful.
@@ -466,6 +473,51 @@ void scenario_fft() {
 
 /// After the scenarios: the library works (a new context, a kernel through the loader, an
 /// array sum, gemm and an fft).
+/// Host memory used in place (owned) and allocated by the driver, an expression over both and
+/// both views of the result; the owned memory must be freed whatever failed, unless a release
+/// failed (the cleanup handler's documented leak).
+void scenario_host_memory() {
+  anycl::device dev = anycl::select_device();
+  anycl::context ctx(dev);
+  anycl::command_queue q(ctx, dev);
+  const std::size_t n = 1024, align = anycl::buffer::host_alignment(ctx);
+  const std::size_t cleanups = cleanup_count();
+  std::shared_ptr<float> owner(static_cast<float*>(std::aligned_alloc(align, n * sizeof(float))),
+                               std::free);
+  expect(owner != nullptr, "aligned_alloc");
+  for (std::size_t i = 0; i < n; ++i) owner.get()[i] = static_cast<float>(i);
+  const std::weak_ptr<float> watch = owner;
+  auto freed = [&] {
+    // The driver frees the memory after its last command, possibly on its own thread later.
+    clFinish(q.get());
+    for (int ms = 0; ms < 5000 && !watch.expired(); ++ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    expect(watch.expired() || cleanup_count() != cleanups, "owned host memory left allocated");
+  };
+  try {
+    float* data = owner.get();
+    auto x = anycl::array<float>::from_buffer(
+        q, anycl::buffer::use_host(ctx, std::move(owner), data, n * sizeof(float)), {n});
+    auto y =
+        anycl::array<float>::from_buffer(q, anycl::buffer::alloc_host(ctx, n * sizeof(float)), {n});
+    y = 2.0f * x + 1.0f;
+    {
+      anycl::host_view<float> v = anycl::map(y, anycl::map_access::read);
+      for (std::size_t i = 0; i < n; ++i)
+        expect(v[i] == 2.0f * static_cast<float>(i) + 1.0f, "2x + 1 through a host view");
+    }
+    anycl::host_view<float> copy(x, anycl::map_access::read_write, false);
+    for (float& f : copy) f = -f;
+    copy.close();
+    expect(anycl::sum(x) == -static_cast<float>(n * (n - 1) / 2), "host view written back");
+  } catch (...) {
+    owner.reset();
+    freed();
+    throw;
+  }
+  freed();
+}
+
 void scenario_usable() {
   anycl::device dev = anycl::select_device();
   anycl::context ctx(dev);
@@ -583,6 +635,7 @@ int main(int argc, char** argv) {
       {"arrays", scenario_arrays},
       {"blas-gemm", scenario_blas},
       {"fft-c2c", scenario_fft},
+      {"host-memory", scenario_host_memory},
   };
   std::vector<std::string> chosen(argv + 1, argv + argc);
   for (const auto& c : chosen)
@@ -591,7 +644,8 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [SCENARIO...] (default: all of select context-queue buffers "
-          "loader-cold loader-warm events arrays blas-gemm fft-c2c); the fault comes from "
+          "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory); the fault comes "
+          "from "
           "FAULT_FN, FAULT_NTH, FAULT_CODE, FAULT_EVERY with LD_PRELOAD of the fault shim\n",
           argv[0]);
       return exit_usage;

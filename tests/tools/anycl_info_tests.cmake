@@ -176,3 +176,12 @@ anycl_tool_test(tool-info-bad-option 2 "unknown option '--bogus'.*usage: anycl-i
                 CMD ${info_tool} --bogus)
 anycl_tool_test(tool-info-extra-argument 2 "unexpected argument 'extra'.*usage: anycl-info"
                 CMD ${info_tool} extra)
+
+# A driver that refuses to list its devices: the problem names the call and its status (the
+# fault shim fails the first clGetDeviceIDs; sanitizer builds would need their runtime first).
+if(TARGET anycl-faultshim AND NOT ANYCL_SANITIZE)
+  anycl_tool_test(tool-info-device-list-fault 1
+    "anycl-info: platform 0 \\([^\n]+\\) refuses to list its devices: clGetDeviceIDs failed: CL_OUT_OF_RESOURCES \\(-5\\): counting all devices"
+    CMD ${info_tool}
+    ENV "LD_PRELOAD=$<TARGET_FILE:anycl-faultshim>" FAULT_FN=clGetDeviceIDs FAULT_CODE=-5)
+endif()

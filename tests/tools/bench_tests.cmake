@@ -35,6 +35,7 @@ anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
+                  host_round_trip_64MiB
                   array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
                   array_random array_random_vs_raw array_random_vs_copy array_sort
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
@@ -153,6 +154,14 @@ anycl_tool_test(tool-bench-array-view-forced-failure 1
   "array_view_to_host: anycl ${num} GB/s, gather ${num} GB/s, ratio ${num}\narray_view_set: FAILED: anycl: wrong element \\(1024, 0\\): .*\\(forced by ANYCL_BENCH_FAIL\\)"
   CMD ${bench} --quick --filter ^array_view_ --repetitions 1
   ENV ANYCL_BENCH_FAIL=array_view_set)
+# host_round_trip: zero-copy against copies; a wrong element fails.
+anycl_tool_test(tool-bench-host-round-trip 0
+  "^host_round_trip_64MiB: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^host_round_trip --repetitions 1)
+anycl_tool_test(tool-bench-host-round-trip-forced-failure 1
+  "host_round_trip_64MiB: FAILED: anycl: wrong element 8388608: .*\\(forced by ANYCL_BENCH_FAIL\\)"
+  CMD ${bench} --quick --filter ^host_round_trip --repetitions 1
+  ENV ANYCL_BENCH_FAIL=host_round_trip)
 # array_small_ops: the pool on against off, and its check fails when the result is wrong.
 anycl_tool_test(tool-bench-small-ops 0
   "^array_small_ops: anycl ${num} us, pool off ${num} us, ratio ${num}\n"

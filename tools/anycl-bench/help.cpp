@@ -46,6 +46,10 @@ constexpr const char* transfer_help =
     "against a host memcpy of the same size for context. 1 MiB shows per-call costs; 64 MiB is\n"
     "beyond a CPU's last-level cache and shows bandwidth. The check writes (or reads) a known\n"
     "pattern and compares every element, the other side done with the raw C API.\n"
+    "host_round_trip_64MiB (GB/s counting both directions): the host changes its input, y =\n"
+    "2x + 1 runs, the host reads y, zero-copy: arrays over the host's own memory\n"
+    "(buffer::use_host) reached through anycl::map, against copies (\"copy\": arrays in device\n"
+    "memory, set from and to_host into host vectors); every element of y checked on each path.\n"
     "\n";
 
 // The array-operation and gemm benchmarks.

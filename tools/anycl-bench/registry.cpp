@@ -96,6 +96,7 @@ std::vector<benchmark> make_registry(const settings& s) {
   std::vector<benchmark> out;
   add_launch_benchmarks(out, s);
   add_transfer_benchmarks(out, s);
+  add_host_memory_benchmarks(out, s);
   add_array_benchmarks(out, s);
   add_pool_benchmarks(out, s);
   add_view_benchmarks(out, s);

@@ -123,6 +123,9 @@ void add_launch_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// transfer_write_<size>, transfer_read_<size>: blocking transfers against the raw C API and
 /// a host memcpy.
 void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// host_round_trip_<size> (GB/s): host data through a kernel and back, zero-copy over host memory
+/// against copies to and from device memory.
+void add_host_memory_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// array_triad, array_scan, array_random (GB/s) and array_sort (Mkeys/s): the array layer against
 /// C++/OpenMP on the host, hand-written raw OpenCL kernels and the host's copy bandwidth.
 void add_array_benchmarks(std::vector<benchmark>& out, const settings& s);

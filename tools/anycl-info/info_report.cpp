@@ -121,10 +121,13 @@ void collect_platforms(info_report& report) {
     pi.profile = attempt([&] { return plat.profile(); });
     pi.extensions = attempt([&] { return words(plat.extensions()); });
     anycl::detail::inventory_platform inv{pi.name, pi.vendor, pi.version, {}};
-    const auto devices = attempt([&] { return plat.devices(); });
-    if (!devices)
+    std::optional<std::vector<anycl::device>> devices;
+    try {
+      devices = plat.devices();
+    } catch (const anycl::error& e) {
       report.problems.push_back("platform " + std::to_string(p) + " (" + pi.name +
-                                ") refuses to list its devices (clGetDeviceIDs failed)");
+                                ") refuses to list its devices: " + e.what());
+    }
     for (std::size_t d = 0; devices && d < devices->size(); ++d, ++flat) {
       device_info di = describe_device((*devices)[d]);
       di.index = d;
