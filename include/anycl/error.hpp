@@ -63,10 +63,14 @@ struct build_log {
   std::string log;     ///< the compiler's output, may be empty
 };
 
-/// clBuildProgram failed: carries every device's log, the options and the source's name.
+/// clBuildProgram (or clCompileProgram, clLinkProgram) failed: carries every device's log, the
+/// options and the source's name.
 class ANYCL_EXPORT build_error : public api_error {
  public:
   build_error(cl_int status, std::string source_name, std::string options,
+              std::vector<build_log> logs);
+  /// The same for `call` ("clCompileProgram", "clLinkProgram").
+  build_error(std::string call, cl_int status, std::string source_name, std::string options,
               std::vector<build_log> logs);
   const std::string& source_name() const noexcept { return source_name_; }
   const std::string& options() const noexcept { return options_; }

@@ -85,6 +85,14 @@ class ANYCL_EXPORT kernel_loader {
   /// on the search path.
   program load_source(std::string_view source, std::string name,
                       const build_options& options = {}) const;
+  /// Compiles each of `files` on its own (clCompileProgram: each with its `#include`s, as load()
+  /// resolves them, and `options`) and links them into one program (clLinkProgram), through the
+  /// disk cache like load(): the entry is keyed on every part's text and the options, so a change
+  /// to any part rebuilds. A kernel in one file may call functions defined in another. Throws
+  /// std::invalid_argument for no files, source_error, build_error ("clCompileProgram" naming
+  /// the part, or "clLinkProgram"), and binary_not_found on a device without a compiler (link
+  /// offline and load() the result).
+  program link(const std::vector<std::string>& files, const build_options& options = {}) const;
   /// One kernel of load(file, options) as a typed function.
   template <class... Ts>
   kernel_function<Ts...> function(std::string_view file, const std::string& kernel_name,

@@ -49,6 +49,17 @@ class ANYCL_EXPORT build_options {
   std::vector<std::string> include_dirs_;
 };
 
+/// A header compile() hands the compiler by name (clCompileProgram's input headers): the
+/// program's `#include "name"` reads `text`.
+struct embedded_header {
+  std::string name;  ///< as the program's `#include` writes it, e.g. "common.h" or "lib/math.h"
+  std::string text;
+};
+
+/// What program::link makes: a program with kernels, or a library to link again
+/// (-create-library).
+enum class link_target { executable, library };
+
 /// Owns a cl_program. `name` (usually the source file) appears in every message about it.
 class ANYCL_EXPORT program {
  public:
@@ -62,6 +73,21 @@ class ANYCL_EXPORT program {
   static program from_binaries(const anycl::context& ctx, const std::vector<device>& devices,
                                const std::vector<std::vector<unsigned char>>& binaries,
                                std::string name = "<binary>");
+  /// Creates from intermediate language, e.g. SPIR-V (clCreateProgramWithIL); build() still has
+  /// to be called. Every device must report an IL in CL_DEVICE_IL_VERSION: otherwise
+  /// std::invalid_argument names the device and the query before the driver is called (POCL
+  /// reports none), as it does for empty IL.
+  static program from_il(const anycl::context& ctx, const std::vector<unsigned char>& il,
+                         std::string name = "<il>");
+  /// Links compiled programs and libraries (clLinkProgram) into a program with kernels or, with
+  /// link_target::library, a library to link again. Every part must be compiled (compile()) or a
+  /// library, of `ctx`: std::invalid_argument names the part otherwise, before the driver. A
+  /// failed link throws build_error("clLinkProgram") with the linker's logs where the driver gives
+  /// a program to read them from (POCL gives none).
+  static program link(const anycl::context& ctx, const std::vector<program>& parts,
+                      const build_options& options = {},
+                      link_target target = link_target::executable, std::string name = "<linked>");
+
   static program adopt(cl_program raw, std::string name = "<program>");
   static program retain(cl_program raw, std::string name = "<program>");
 
@@ -76,6 +102,12 @@ class ANYCL_EXPORT program {
   /// every device's log and the options. With ANYCL_COMPILER_OUTPUT=1 a non-empty log of a
   /// successful build is printed to stderr.
   void build(const build_options& options = {}, const std::vector<device>& devices = {});
+  /// Compiles without linking (clCompileProgram) for `devices` (all when empty); `headers` are
+  /// found by the source's `#include` before the include path. Throws build_error
+  /// ("clCompileProgram") with the logs; std::invalid_argument for an empty or repeated header
+  /// name or a header holding a NUL byte, before the driver (POCL crashes on a null header).
+  void compile(const build_options& options = {}, const std::vector<embedded_header>& headers = {},
+               const std::vector<device>& devices = {});
   /// The options of the last build (ANYCL_BUILD_OPTIONS included).
   const std::string& options() const noexcept { return options_; }
   /// The compiler's output for one device (CL_PROGRAM_BUILD_LOG).

@@ -139,6 +139,10 @@ constexpr hint_entry hint_table[] = {
     {-11, "see the build log below"},
     {-13, "sub-buffer offsets must be multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN"},
     {-14, "a command this one waited for failed; check the earlier events"},
+    {-15, "see the compiler's log below"},
+    {-17,
+     "a function may be undefined or defined twice across the parts, or a part is of another "
+     "device; the linker's log is below where the driver gave one"},
     {-19, "build the program with '-cl-kernel-arg-info' to keep argument names and types"},
     {-30, "an argument is out of range or inconsistent"},
     {-33, "the device does not belong to this context"},
@@ -160,6 +164,10 @@ constexpr hint_entry hint_table[] = {
     {-57, "the wait list holds a null or invalid event"},
     {-59, "the operation is not allowed on this object or device"},
     {-61, "the buffer size is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE"},
+    {-66, "the compile options are not valid for this compiler"},
+    {-67,
+     "the link options are not valid for this linker (-create-library, -enable-link-options "
+     "and the -cl-* math options)"},
     {-1001,
      "no OpenCL driver is installed: 'apt-get install pocl-opencl-icd' for CPUs, or your GPU "
      "vendor's OpenCL package; check with 'anycl-info'"},
@@ -192,13 +200,15 @@ std::string api_message(const std::string& call, cl_int status, const std::strin
   return m;
 }
 
-std::string build_message(cl_int status, const std::string& source, const std::string& options,
-                          const std::vector<build_log>& logs) {
-  std::string m = "clBuildProgram failed: " + std::string(status_name(status)) + " (" +
+std::string build_message(const std::string& call, cl_int status, const std::string& source,
+                          const std::string& options, const std::vector<build_log>& logs) {
+  std::string m = call + " failed: " + std::string(status_name(status)) + " (" +
                   std::to_string(status) + ") for '" + source + "'";
   if (logs.size() == 1) m += " on '" + logs[0].device + "'";
   m += " (options: " + (options.empty() ? std::string("none") : options) + ")";
-  if (status == CL_INVALID_BUILD_OPTIONS) m += ". Hint: " + std::string(status_hint(status));
+  if (status == CL_INVALID_BUILD_OPTIONS || status == CL_INVALID_COMPILER_OPTIONS ||
+      status == CL_INVALID_LINKER_OPTIONS || status == CL_LINK_PROGRAM_FAILURE)
+    m += ". Hint: " + std::string(status_hint(status));
   for (const auto& l : logs) {
     m += "\n--- build log, device '" + l.device + "' ---\n";
     m += l.log.empty() ? std::string("(empty)") : l.log;
@@ -242,8 +252,13 @@ no_platform_error::no_platform_error(cl_int status)
 
 build_error::build_error(cl_int status, std::string source_name, std::string options,
                          std::vector<build_log> logs)
-    : api_error("clBuildProgram", status, "build of '" + source_name + "'",
-                build_message(status, source_name, options, logs)),
+    : build_error("clBuildProgram", status, std::move(source_name), std::move(options),
+                  std::move(logs)) {}
+
+build_error::build_error(std::string call, cl_int status, std::string source_name,
+                         std::string options, std::vector<build_log> logs)
+    : api_error(call, status, "build of '" + source_name + "'",
+                build_message(call, status, source_name, options, logs)),
       source_name_(std::move(source_name)),
       options_(std::move(options)),
       logs_(std::move(logs)) {}

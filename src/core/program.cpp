@@ -10,6 +10,7 @@
 
 #include "core/info.hpp"
 #include "core/process.hpp"
+#include "core/program_build.hpp"
 #include "kernels/embedded.hpp"
 
 namespace anycl {
@@ -180,26 +181,38 @@ void program::build(const build_options& options, const std::vector<device>& dev
   for (const device& d : targets) ids.push_back(d.get());
   cl_int status = clBuildProgram(get(), static_cast<cl_uint>(ids.size()), ids.data(), opts.c_str(),
                                  nullptr, nullptr);
+  detail::finish_build("clBuildProgram", status, get(), name_, opts, targets);
+}
+
+namespace detail {
+
+void finish_build(const char* call, cl_int status, cl_program raw, const std::string& name,
+                  const std::string& opts, const std::vector<device>& targets) {
   bool print = false;
   if (const char* e = std::getenv("ANYCL_COMPILER_OUTPUT")) print = std::strcmp(e, "1") == 0;
   if (status == CL_SUCCESS && !print) return;
   std::vector<anycl::build_log> logs;
   for (const device& d : targets) {
-    std::string log;
-    try {
-      log = build_log(d);
-    } catch (const api_error&) {
-      log = "(the driver gave no log)";
+    std::string log = "(the driver gave no log)";
+    std::size_t size = 0;
+    if (raw != nullptr && clGetProgramBuildInfo(raw, d.get(), CL_PROGRAM_BUILD_LOG, 0, nullptr,
+                                                &size) == CL_SUCCESS) {
+      std::string text(size, '\0');
+      if (clGetProgramBuildInfo(raw, d.get(), CL_PROGRAM_BUILD_LOG, size, text.data(), nullptr) ==
+          CL_SUCCESS)
+        log = text.c_str();
     }
     while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
     logs.push_back({d.name(), std::move(log)});
   }
-  if (status != CL_SUCCESS) throw build_error(status, name_, opts, std::move(logs));
+  if (status != CL_SUCCESS) throw build_error(call, status, name, opts, std::move(logs));
   for (const auto& l : logs)
     if (!l.log.empty())
-      std::fprintf(stderr, "anycl: build log of '%s' on '%s' (options: %s):\n%s\n", name_.c_str(),
+      std::fprintf(stderr, "anycl: build log of '%s' on '%s' (options: %s):\n%s\n", name.c_str(),
                    l.device.c_str(), opts.empty() ? "none" : opts.c_str(), l.log.c_str());
 }
+
+}  // namespace detail
 
 std::vector<std::vector<unsigned char>> program::binaries() const {
   auto sizes = program_query<std::vector<std::size_t>>(get(), CL_PROGRAM_BINARY_SIZES, name_);

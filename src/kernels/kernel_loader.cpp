@@ -27,6 +27,7 @@
 #include "cache/statistics.hpp"
 #include "core/process.hpp"
 #include "core/read_file.hpp"
+#include "kernels/loader_state.hpp"
 #include "kernels/sources.hpp"
 
 namespace anycl {
@@ -73,13 +74,6 @@ std::string slug(const std::string& name) {
 }
 }  // namespace
 
-/// The programs built for one context, shared by all its loaders. Each loader holds the context,
-/// so while a table is reachable its context is alive and its handle cannot be reused.
-struct program_table {
-  std::mutex m;
-  std::map<std::string, std::shared_future<program>> programs;
-};
-
 std::shared_ptr<program_table> table_for(cl_context ctx) {
   static std::mutex m;
   static auto* tables = new std::map<cl_context, std::weak_ptr<program_table>>;  // never destroyed
@@ -93,31 +87,6 @@ std::shared_ptr<program_table> table_for(cl_context ctx) {
   }
   return t;
 }
-
-struct loader_state {
-  anycl::context ctx;
-  loader_options options;
-  std::vector<std::string> dirs;  // code, ANYCL_KERNEL_PATH, installed
-  std::vector<device> devices;
-  std::vector<device_identity> identities;   // of `devices`, for cache keys
-  std::vector<std::string> identity_hashes;  // of `identities`, for prebuilt binaries
-  bool prebuilt_only = false;                // binary_only, or a device without a compiler
-  std::optional<disk_cache> cache;           // none: no disk cache
-  std::shared_ptr<program_table> table;      // shared by every loader of this context
-
-  std::vector<std::string> include_dirs(const build_options& o) const {
-    std::vector<std::string> all = o.include_dirs();
-    all.insert(all.end(), dirs.begin(), dirs.end());
-    return all;
-  }
-
-  program build(const resolved_source& src, const build_options& options);
-  program build_prebuilt(std::string_view file, const build_options& options);
-  std::vector<std::string> candidates(std::string_view file, const device& dev,
-                                      std::size_t index) const;
-  std::string how_to_make(std::string_view file, std::size_t index,
-                          const std::string& target) const;
-};
 
 std::vector<std::string> loader_state::candidates(std::string_view file, const device& dev,
                                                   std::size_t index) const {
@@ -297,9 +266,8 @@ resolved_source kernel_loader::resolve_source(std::string_view source, std::stri
   return detail::splice_includes(f, std::string(source), s_->include_dirs(options));
 }
 
-namespace {
-program shared_build(detail::loader_state& s, const std::string& key,
-                     const std::function<program()>& make) {
+program detail::shared_build(detail::loader_state& s, const std::string& key,
+                             const std::function<program()>& make) {
   std::promise<program> promise;
   {
     std::unique_lock<std::mutex> lock(s.table->m);
@@ -323,10 +291,12 @@ program shared_build(detail::loader_state& s, const std::string& key,
   }
 }
 
-std::string memory_key(std::string_view kind, std::string_view text, const build_options& o) {
+std::string detail::memory_key(std::string_view kind, std::string_view text,
+                               const build_options& o) {
   return detail::to_hex(
       detail::sha256().field(kind).field(text).field(o.with_environment()).finish());
 }
+namespace {
 /// Prebuilt binaries are found by name on the search path, so the folders are part of the key.
 std::string prebuilt_memory_key(const detail::loader_state& s, std::string_view file,
                                 const build_options& o) {
@@ -341,11 +311,11 @@ program kernel_loader::load(std::string_view file, const build_options& options)
   detail::check_not_forked();
   auto& s = *s_;
   if (s.prebuilt_only)
-    return shared_build(s, prebuilt_memory_key(s, file, options),
-                        [&] { return s.build_prebuilt(file, options); });
+    return detail::shared_build(s, prebuilt_memory_key(s, file, options),
+                                [&] { return s.build_prebuilt(file, options); });
   resolved_source src = resolve(file, options);
-  return shared_build(s, memory_key("source", src.text, options),
-                      [&] { return s.build(src, options); });
+  return detail::shared_build(s, detail::memory_key("source", src.text, options),
+                              [&] { return s.build(src, options); });
 }
 
 program kernel_loader::load_source(std::string_view source, std::string name,
@@ -353,11 +323,11 @@ program kernel_loader::load_source(std::string_view source, std::string name,
   detail::check_not_forked();
   auto& s = *s_;
   if (s.prebuilt_only)
-    return shared_build(s, prebuilt_memory_key(s, name, options),
-                        [&] { return s.build_prebuilt(name, options); });
+    return detail::shared_build(s, prebuilt_memory_key(s, name, options),
+                                [&] { return s.build_prebuilt(name, options); });
   resolved_source src = resolve_source(source, std::move(name), options);
-  return shared_build(s, memory_key("source", src.text, options),
-                      [&] { return s.build(src, options); });
+  return detail::shared_build(s, detail::memory_key("source", src.text, options),
+                              [&] { return s.build(src, options); });
 }
 
 std::vector<std::string> kernel_loader::prebuilt_candidates(std::string_view file,

@@ -1848,3 +1848,78 @@ TEST_CASE(
   e.queue.read(anycl::buffer_view<int>(b), back.data());
   CHECK(back == std::vector<int>(align / sizeof(int), 9));
 }
+
+TEST_CASE(
+    "B-72 compiles, links and IL programs with bad parts, headers or bytes are refused before "
+    "the driver",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1 crashes (SIGSEGV) in clCompileProgram on a null header program or null header names,
+  // fails a link of another context's part or of an undefined function with
+  // CL_LINK_PROGRAM_FAILURE and no program to read a log from, and answers clCreateProgramWithIL
+  // with CL_INVALID_VALUE: AnyCL builds the header programs itself and checks the rest first.
+  const char* const fn = "float twice(float x) { return 2.0f * x; }";
+  anycl::program part(e.ctx, fn, "twice.cl");
+  part.compile();
+  anycl::program source_only(e.ctx, fn, "source.cl");
+  anycl::program built(e.ctx, fn, "built.cl");
+  built.build();
+  anycl::test::env other(anycl::test::fresh_context);
+  anycl::program theirs(other.ctx, fn, "theirs.cl");
+  theirs.compile();
+  using anycl::program;
+  REQUIRE_THROWS_WHAT(program::link(e.ctx, {}), std::invalid_argument,
+                      Contains("program::link: no programs to link"));
+  REQUIRE_THROWS_WHAT(program::link(e.ctx, {part, program()}), std::invalid_argument,
+                      Contains("part 1 is empty (default-constructed)"));
+  REQUIRE_THROWS_WHAT(program::link(e.ctx, {part, source_only}), std::invalid_argument,
+                      Contains("part 1 ('source.cl') is neither compiled nor built on '" +
+                               e.dev.name() + "'; link takes compiled programs"));
+  REQUIRE_THROWS_WHAT(program::link(e.ctx, {built}), std::invalid_argument,
+                      Contains("part 0 ('built.cl') is an executable (built)"));
+  REQUIRE_THROWS_WHAT(program::link(e.ctx, {part, theirs}), std::invalid_argument,
+                      Contains("part 1 ('theirs.cl') belongs to another context"));
+  REQUIRE_THROWS_WHAT(program::link(anycl::context(), {part}), std::invalid_argument,
+                      Contains("program::link: the context is empty"));
+  // Headers: empty or repeated names, a NUL byte; an empty program.
+  anycl::program user(e.ctx, "#include \"h.h\"\nfloat g(float x) { return H * x; }", "user.cl");
+  REQUIRE_THROWS_WHAT(user.compile({}, {{"", "#define H 1"}}), std::invalid_argument,
+                      Contains("an embedded header has an empty name"));
+  REQUIRE_THROWS_WHAT(user.compile({}, {{"h.h", "#define H 1"}, {"h.h", "#define H 2"}}),
+                      std::invalid_argument, Contains("the embedded header 'h.h' is given twice"));
+  REQUIRE_THROWS_WHAT(user.compile({}, {{"h.h", std::string("#define H 1\0x", 13)}}),
+                      std::invalid_argument, Contains("NUL byte"));
+  REQUIRE_THROWS_WHAT(program().compile(), std::invalid_argument, Contains("is empty"));
+  // Options the compiler or the linker refuse: the driver's status, in a build_error.
+  REQUIRE_THROWS_WHAT(
+      user.compile(anycl::build_options{}.flag("-no-such-option"), {{"h.h", "#define H 1"}}),
+      anycl::build_error, Contains("clCompileProgram failed: CL_INVALID_COMPILER_OPTIONS"));
+  REQUIRE_THROWS_WHAT(
+      program::link(e.ctx, {part}, anycl::build_options{}.flag("-no-such-option")),
+      anycl::build_error,
+      Contains("clLinkProgram failed: CL_INVALID_LINKER_OPTIONS") && Contains("-create-library"));
+  // IL: a device that reports none (POCL 3.1, Oclgrind), no bytes, an empty context.
+  const std::vector<unsigned char> spirv_magic{0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0};
+  if (e.dev.info<std::string>(CL_DEVICE_IL_VERSION).find_first_not_of(' ') == std::string::npos)
+    REQUIRE_THROWS_WHAT(program::from_il(e.ctx, spirv_magic, "k.spv"), std::invalid_argument,
+                        Contains("device '" + e.dev.name() +
+                                 "' reports no intermediate language in CL_DEVICE_IL_VERSION") &&
+                            Contains("'k.spv'"));
+  REQUIRE_THROWS_WHAT(program::from_il(e.ctx, {}, "none.spv"), std::invalid_argument,
+                      Contains("'none.spv' holds no bytes"));
+  REQUIRE_THROWS_WHAT(program::from_il(anycl::context(), spirv_magic), std::invalid_argument,
+                      Contains("the context is empty"));
+  // The parts still link and run after all of that.
+  user.compile({}, {{"h.h", "#define H 3.0f"}});
+  anycl::program k(e.ctx,
+                   "float twice(float x); float g(float x);\n"
+                   "kernel void k(global float* y) { size_t i = get_global_id(0); "
+                   "y[i] = twice(g(y[i])); }",
+                   "k.cl");
+  k.compile();
+  anycl::program linked = program::link(e.ctx, {part, user, k});
+  std::vector<float> host{1, 2, 3, 4};
+  auto buf = anycl::buffer::from(e.ctx, host);
+  linked.function<anycl::buffer_view<float>>("k")(e.queue, anycl::nd_range{4}, buf).wait();
+  CHECK(e.queue.read(anycl::buffer_view<float>(buf)) == std::vector<float>{6, 12, 18, 24});
+}

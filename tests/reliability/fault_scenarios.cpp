@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -518,6 +519,40 @@ void scenario_host_memory() {
   freed();
 }
 
+/// Two parts compiled apart (one with an embedded header) and linked, directly and through a
+/// loader with its disk cache, cold then warm.
+void scenario_linked() {
+  anycl::device dev = anycl::select_device();
+  anycl::context ctx(dev);
+  anycl::command_queue q(ctx, dev);
+  const char* const lib = "#include \"k.h\"\nint value(void) { return K; }\n";
+  const char* const main =
+      "int value(void);\nkernel void main_value(global int* out) { out[0] = value() + 1; }\n";
+  anycl::program a(ctx, lib, "lib.cl"), b(ctx, main, "main.cl");
+  a.compile({}, {{"k.h", "#define K 6"}});
+  b.compile();
+  auto run = [&](const anycl::program& p, int want, const char* what) {
+    anycl::buffer out(ctx, sizeof(int));
+    anycl::event done =
+        p.function<anycl::buffer_view<int>>("main_value")(q, anycl::nd_range{1}, out);
+    expect(q.read(anycl::buffer_view<int>(out), done)[0] == want, what);
+  };
+  run(anycl::program::link(ctx, {a, b}), 7, "linked program");
+  const fs::path dir = fs::path(std::getenv("ANYCL_CACHE_DIR")) / "link-sources";
+  fs::create_directories(dir);
+  std::ofstream(dir / "lib.cl") << "#include \"k.h\"\nint value(void) { return K; }\n";
+  std::ofstream(dir / "k.h") << "#define K 9\n";
+  std::ofstream(dir / "main.cl") << main;
+  for (int round = 0; round < 2; ++round) {  // cold, then from the disk cache
+    anycl::loader_options o;
+    o.search_path = {dir.string()};
+    o.use_environment = false;
+    anycl::kernel_loader loader(ctx, o);
+    run(loader.link({"lib.cl", "main.cl"}), 10, "loader link");
+    anycl::wait_for_cache_writes();
+  }
+}
+
 void scenario_usable() {
   anycl::device dev = anycl::select_device();
   anycl::context ctx(dev);
@@ -636,6 +671,7 @@ int main(int argc, char** argv) {
       {"blas-gemm", scenario_blas},
       {"fft-c2c", scenario_fft},
       {"host-memory", scenario_host_memory},
+      {"linked", scenario_linked},
   };
   std::vector<std::string> chosen(argv + 1, argv + argc);
   for (const auto& c : chosen)
@@ -644,7 +680,8 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [SCENARIO...] (default: all of select context-queue buffers "
-          "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory); the fault comes "
+          "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory linked); the fault "
+          "comes "
           "from "
           "FAULT_FN, FAULT_NTH, FAULT_CODE, FAULT_EVERY with LD_PRELOAD of the fault shim\n",
           argv[0]);

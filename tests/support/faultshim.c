@@ -27,6 +27,7 @@
 // Every OpenCL entry point that AnyCL (src/), CLBlast 1.5.3 and clFFT 2.12.2 call.
 #define FAULTSHIM_ENTRY_POINTS(X)       \
   X(clBuildProgram)                     \
+  X(clCompileProgram)                   \
   X(clCreateBuffer)                     \
   X(clCreateCommandQueue)               \
   X(clCreateCommandQueueWithProperties) \
@@ -65,6 +66,7 @@
   X(clGetPlatformInfo)                  \
   X(clGetProgramBuildInfo)              \
   X(clGetProgramInfo)                   \
+  X(clLinkProgram)                      \
   X(clSetEventCallback)                 \
   X(clSetKernelArg)                     \
   X(clSetMemObjectDestructorCallback)   \
@@ -259,6 +261,19 @@ FAULTSHIM_STATUS(clBuildProgram,
                  (cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                   const char* options, build_notify pfn_notify, void* user_data),
                  (program, num_devices, device_list, options, pfn_notify, user_data))
+FAULTSHIM_STATUS(clCompileProgram,
+                 (cl_program program, cl_uint num_devices, const cl_device_id* device_list,
+                  const char* options, cl_uint num_input_headers, const cl_program* input_headers,
+                  const char** header_include_names, build_notify pfn_notify, void* user_data),
+                 (program, num_devices, device_list, options, num_input_headers, input_headers,
+                  header_include_names, pfn_notify, user_data))
+FAULTSHIM_CREATE(cl_program, clLinkProgram,
+                 (cl_context context, cl_uint num_devices, const cl_device_id* device_list,
+                  const char* options, cl_uint num_input_programs,
+                  const cl_program* input_programs, build_notify pfn_notify, void* user_data,
+                  cl_int* errcode_ret),
+                 (context, num_devices, device_list, options, num_input_programs, input_programs,
+                  pfn_notify, user_data, errcode_ret))
 FAULTSHIM_CREATE(cl_mem, clCreateBuffer,
                  (cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                   cl_int* errcode_ret),
