@@ -3,7 +3,8 @@
 // argument specs). The input is split into arguments at NUL bytes and newlines. Bad usage must
 // throw usage_error (or exit_now for --help/--version); any other exception escapes and aborts.
 // A request that parses is then checked: buffer contents have the size the spec says, and a
-// scalar printed back parses to the same bytes.
+// scalar printed back parses to the same bytes. The input is also read as a kernel's source for
+// its typedefs: finding and resolving them (cycles included) must neither throw nor hang.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,8 +14,10 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "arg_check.hpp"
 #include "arg_spec.hpp"
 #include "cli.hpp"
 #include "request.hpp"
@@ -76,6 +79,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const type_aliases aliases =
+      find_typedefs(std::string_view(reinterpret_cast<const char*>(data), size));
+  for (const auto& entry : aliases) (void)resolve_alias(aliases, normalize_type_name(entry.first));
   std::vector<std::string> words{"anycl-run"};
   std::string word;
   for (std::size_t i = 0; i < size; ++i) {

@@ -239,3 +239,32 @@ anycl_tool_test(tool-run-no-device 1 "no OpenCL device matches spec 'no-such-dev
 anycl_tool_test(tool-run-no-platform 1 "no OpenCL platform found.*pocl-opencl-icd"
   CMD ${run_tool} ${saxpy} --global 8 ${saxpy_args}
   ENV "OCL_ICD_VENDORS=${CMAKE_BINARY_DIR}/empty-icd-vendors")
+
+# --- parameters declared through typedefs, macros and structs (tests/tools/run/typedefs.cl):
+# checked as the types they stand for, each assumption said on stderr ---
+set(typedefs ${run_cl}/typedefs.cl)
+anycl_tool_test(tool-run-typedefs 0
+  "arg 0 'a' inout float\\[4\\]: 0 2 4 3\nanycl-run: assumed: argument 0 'a': 'real_t\\*' is 'float\\*' \\(a typedef in the source\\)\nanycl-run: assumed: argument 1 'alpha': 'scalar_t' is 'float'[^\n]*\nanycl-run: assumed: argument 2 'n': 'count_t' is 'uint'"
+  CMD ${run_tool} ${typedefs} scale --global 4 inout:float:4:range float:2 uint:3)
+anycl_tool_test(tool-run-typedef-vector 0
+  "arg 0 'v' inout float4\\[2\\]: \\(1,3,5,7\\) \\(5,7,9,11\\)\n.*'vec_t\\*' is 'float4\\*'"
+  CMD ${run_tool} ${typedefs} widen --global 2 inout:float4:2:range)
+anycl_tool_test(tool-run-macro-type 0 "arg 0 'out' out int\\[4\\]: 0 3 6 9\n"
+  NO_MATCH "assumed"
+  CMD ${run_tool} ${typedefs} index --global 4 out:int:4)
+anycl_tool_test(tool-run-typedef-mismatch 1
+  "argument 0 'a' of kernel 'scale' is declared '__global real_t\\*', given 'inout:int:4:range' \\(elements of int\\); pass in:float:COUNT"
+  CMD ${run_tool} ${typedefs} scale --global 4 inout:int:4:range float:2 uint:3)
+# A struct: its size from the compiler (a kernel appended to the source), then checked.
+anycl_tool_test(tool-run-struct 0
+  "arg 0 'p' inout float2\\[2\\]: \\(1,3\\) \\(3,5\\)\n.*'point_t' \\(sizeof 8\\) is not an OpenCL C type: its memory is passed as float2 elements\n.*the 8 bytes of 'float2:1,2' are passed as its value\n"
+  CMD ${run_tool} ${typedefs} shift --global 2 inout:float2:2:range float2:1,2)
+anycl_tool_test(tool-run-struct-value-size 1
+  "argument 1 'by' of kernel 'shift' is declared 'point_t', given 'float:1' \\(4 bytes; 'point_t' takes 8\\)"
+  CMD ${run_tool} ${typedefs} shift --global 2 inout:float2:2:range float:1)
+anycl_tool_test(tool-run-struct-buffer-size 1
+  "given 'inout:float:3:range' \\(12 bytes, not a whole number of 'point_t', 8 bytes each\\)"
+  CMD ${run_tool} ${typedefs} shift --global 2 inout:float:3:range float2:1,2)
+anycl_tool_test(tool-run-image-parameter 1
+  "argument 0 'img' of kernel 'picture' is declared '__global image2d_t', given 'in:float:4'; anycl-run cannot pass a 'image2d_t' \\(it passes values"
+  CMD ${run_tool} ${typedefs} picture --global 1 in:float:4 out:float:1)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Command-line kernel argument specs: parsing, initial buffer contents, value printing, and the
-// check against a kernel's declared parameters.
+// Command-line kernel argument specs: parsing, initial buffer contents and value printing.
 #include "arg_spec.hpp"
 
 #include <array>
@@ -266,47 +265,6 @@ std::string format_component(const unsigned char* p, bool json) {
   }
 }
 
-const char* space_prefix(address_space s) {
-  switch (s) {
-    case address_space::global:
-      return "__global ";
-    case address_space::constant:
-      return "__constant ";
-    case address_space::local:
-      return "__local ";
-    case address_space::private_:
-      break;
-  }
-  return "";
-}
-
-bool known_type(const std::string& name) {
-  try {
-    (void)parse_element_type(name);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
-
-// What to pass for a parameter of normalized type `t` in `space`, e.g. "in:float:COUNT".
-std::string what_fits(address_space space, const std::string& t) {
-  const bool pointer = !t.empty() && t.back() == '*';
-  const std::string pointee = pointer ? t.substr(0, t.size() - 1) : t;
-  const std::string elem = pointee == "void" ? "TYPE" : pointee;
-  switch (space) {
-    case address_space::global:
-      return "in:" + elem + ":COUNT, out:" + elem + ":COUNT or inout:" + elem + ":COUNT";
-    case address_space::constant:
-      return "in:" + elem + ":COUNT (__constant memory is read-only)";
-    case address_space::local:
-      return "local:" + elem + ":COUNT";
-    case address_space::private_:
-      break;
-  }
-  return t + ":VALUE";
-}
-
 }  // namespace
 
 // --- element types ---
@@ -525,128 +483,6 @@ std::vector<std::size_t> parse_sizes(std::string_view text, std::string_view fla
     sizes.push_back(n);
   }
   return sizes;
-}
-
-// --- checking against the kernel ---
-
-std::string normalize_type_name(std::string_view declared) {
-  // Split into words and '*'s; drop qualifiers some drivers keep in the name.
-  std::vector<std::string> words;
-  std::size_t stars = 0;
-  std::string word;
-  auto flush = [&] {
-    static const char* const qualifiers[] = {
-        "const",    "volatile", "restrict", "__restrict", "__global", "global",  "__constant",
-        "constant", "__local",  "local",    "__private",  "private",  "__kernel"};
-    bool drop = false;
-    for (const char* q : qualifiers) drop = drop || word == q;
-    if (!word.empty() && !drop) words.push_back(word);
-    word.clear();
-  };
-  for (char ch : declared) {
-    if (ch == '*') {
-      flush();
-      ++stars;
-    } else if (ch == ' ' || ch == '\t' || ch == '\n') {
-      flush();
-    } else {
-      word += ch;
-    }
-  }
-  flush();
-  std::string base;
-  if (words.size() == 2 && words[0] == "unsigned") {
-    base = "u" + words[1];
-  } else if (words.size() == 1 && words[0] == "unsigned") {
-    base = "uint";
-  } else if (words.size() == 2 && words[0] == "signed" && words[1] == "char") {
-    base = "char";
-  } else {
-    for (const std::string& w : words) base += (base.empty() ? "" : " ") + w;
-  }
-  return base + std::string(stars, '*');
-}
-
-std::string declared_type(const kernel_arg_info& param) {
-  return space_prefix(param.space) + normalize_type_name(param.type_name);
-}
-
-std::string describe_param(const kernel_arg_info& param) {
-  return declared_type(param) + " " + param.name;
-}
-
-namespace {
-
-// Why a value spec `a` does not fit parameter `p` of normalized type `t`, for the end of a
-// message (`fits` says what would); empty when it fits.
-std::string value_mismatch(const kernel_arg_info& p, const std::string& t, bool pointer,
-                           const arg_spec& a, const std::string& fits) {
-  if (p.space != address_space::private_ || pointer) return " (a value, not memory)" + fits;
-  if (t != a.type.name()) return " (" + a.type.name() + ")" + fits;
-  return "";
-}
-
-// As value_mismatch, for a buffer or local memory spec against a parameter that points to
-// `pointee` when `pointer`.
-std::string memory_mismatch(const kernel_arg_info& p, bool pointer, const std::string& pointee,
-                            const arg_spec& a, const std::string& fits) {
-  const bool want_buffer = a.kind != arg_kind::local;
-  const bool space_ok =
-      want_buffer ? (p.space == address_space::global || p.space == address_space::constant)
-                  : p.space == address_space::local;
-  if (!space_ok || !pointer)
-    return std::string(" (") + (want_buffer ? "a __global buffer" : "__local memory") + ")" + fits;
-  if (p.space == address_space::constant && a.kind != arg_kind::in)
-    return std::string(" (") + kind_name(a.kind) + ": the kernel cannot write __constant memory)" +
-           fits;
-  if (pointee != "void" && pointee != a.type.name())
-    return " (elements of " + a.type.name() + ")" + fits;
-  return "";
-}
-
-// Why spec `a` does not fit parameter `p`, for the end of a message; empty when it fits.
-std::string argument_mismatch(const kernel_arg_info& p, const arg_spec& a) {
-  const std::string t = normalize_type_name(p.type_name);
-  const bool pointer = !t.empty() && t.back() == '*';
-  const std::string pointee = pointer ? t.substr(0, t.size() - 1) : "";
-  // Images, samplers, pipes, structs and typedefs have no spec: say so rather than suggest one.
-  const bool passable = pointer ? (pointee == "void" || known_type(pointee))
-                                : (p.space == address_space::private_ && known_type(t));
-  if (!passable)
-    return "; anycl-run cannot pass a '" + t +
-           "' (it passes values and vectors of OpenCL C scalar types, buffers of them and "
-           "__local memory; no typedefs, structs, images, samplers or pipes)";
-  const std::string fits = "; pass " + what_fits(p.space, t);
-  if (a.kind == arg_kind::scalar) return value_mismatch(p, t, pointer, a, fits);
-  return memory_mismatch(p, pointer, pointee, a, fits);
-}
-
-// The message for a kernel given `given` arguments instead of params.size(), with its signature.
-std::string count_mismatch(const std::string& kernel, const std::vector<kernel_arg_info>& params,
-                           std::size_t given) {
-  std::string sig;
-  for (const auto& p : params) sig += (sig.empty() ? "" : ", ") + describe_param(p);
-  return "kernel '" + kernel + "' takes " + std::to_string(params.size()) + " argument" +
-         (params.size() == 1 ? "" : "s") + ", " + std::to_string(given) + " given: " + kernel +
-         "(" + sig + ")";
-}
-
-}  // namespace
-
-std::vector<std::string> check_arguments(const std::string& kernel,
-                                         const std::vector<kernel_arg_info>& params,
-                                         const std::vector<arg_spec>& args) {
-  if (args.size() != params.size()) return {count_mismatch(kernel, params, args.size())};
-  std::vector<std::string> problems;
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    const kernel_arg_info& p = params[i];
-    const arg_spec& a = args[i];
-    const std::string why = argument_mismatch(p, a);
-    if (why.empty()) continue;
-    problems.push_back("argument " + std::to_string(i) + " '" + p.name + "' of kernel '" + kernel +
-                       "' is declared '" + declared_type(p) + "', given '" + a.text + "'" + why);
-  }
-  return problems;
 }
 
 }  // namespace anycl::tools

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Kernel arguments written on a command line (`float:2`, `uint2:1,2`, `in:float:1024:range`,
-// `out:int:16`, `local:int:64`): parsing, initial buffer contents, printing of values, and the
-// check of a list of them against a kernel's declared parameters. Used by anycl-run; everything
-// here needs no device, and all but initial_contents() with file= and check_init_file() is pure.
+// `out:int:16`, `local:int:64`): parsing, initial buffer contents and printing of values (the
+// check against a kernel is arg_check.hpp). Used by anycl-run; everything here needs no device,
+// and all but initial_contents() with file= and check_init_file() is pure.
 #pragma once
 
 #include <cstddef>
@@ -107,23 +107,5 @@ std::string format_element(const element_type& type, const unsigned char* p, boo
 /// Sizes for --global or --local: 1 to 3 comma-separated positive whole numbers. Throws
 /// std::invalid_argument naming `flag`.
 std::vector<std::size_t> parse_sizes(std::string_view text, std::string_view flag);
-
-/// A declared type name as drivers spell it, made comparable: qualifiers dropped, "unsigned int"
-/// -> "uint", "signed char" -> "char", no spaces ("float *" -> "float*").
-std::string normalize_type_name(std::string_view declared);
-
-/// A parameter's type with its address space, normalized: "__global float*", "uint".
-std::string declared_type(const kernel_arg_info& param);
-/// How a parameter reads in messages: "__global float* x", "uint n".
-std::string describe_param(const kernel_arg_info& param);
-
-/// Checks `args` against the kernel's parameters (from -cl-kernel-arg-info): their number, each
-/// one's address space (__global/__constant pointer: in, out, inout; __local pointer: local:;
-/// private: a value) and type (a value's type name, a buffer's element type; a void* buffer takes
-/// any element type). Returns one message per mismatch, naming the argument's index and name, the
-/// declared type and what was given; empty when everything fits.
-std::vector<std::string> check_arguments(const std::string& kernel,
-                                         const std::vector<kernel_arg_info>& params,
-                                         const std::vector<arg_spec>& args);
 
 }  // namespace anycl::tools

@@ -17,7 +17,9 @@ cli run_cli() {
       "checks every ARG against KERNEL's declared parameters, runs it once on a profiling\n"
       "queue and prints the kernel's device time (one cold launch; anycl-bench measures\n"
       "steady state) and its out:/inout: buffers. The kernel's indexing is not checked\n"
-      "against COUNT: size the buffers for the global range.\n\n"
+      "against COUNT: size the buffers for the global range. Parameters declared through\n"
+      "typedefs are checked as the types the source's typedefs name, structs by their size\n"
+      "(from the compiler); each such assumption is said on stderr.\n\n"
       "ARG, one per kernel parameter, in order:\n" +
           std::string(arg_spec_help) +
           "\nExit status: 0 on success; 2 on bad usage: an unknown flag, FILE or KERNEL missing,\n"

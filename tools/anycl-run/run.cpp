@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -22,7 +23,34 @@ namespace fs = std::filesystem;
 struct loaded_kernel {
   anycl::kernel kernel;
   std::vector<kernel_arg_info> params;
+  source_types types;  // typedefs and struct sizes: argument info names a type, nothing more
 };
+
+// sizeof each of `names` as the compiler sees them in `src`: a kernel appended to the source
+// writes them (one extra build, only for kernels with struct-like parameters). Empty when that
+// kernel does not build: the check then says the sizes are unchecked.
+std::map<std::string, std::size_t> sizes_of(const anycl::kernel_loader& loader,
+                                            const anycl::resolved_source& src,
+                                            const anycl::build_options& options,
+                                            const std::vector<std::string>& names) {
+  std::string probe = src.text + "\nkernel void anycl_run_sizeof(global ulong* out) {";
+  for (std::size_t i = 0; i < names.size(); ++i)
+    probe += " out[" + std::to_string(i) + "] = sizeof(" + names[i] + ");";
+  probe += " }\n";
+  std::map<std::string, std::size_t> sizes;
+  try {
+    const anycl::context& ctx = loader.context();
+    anycl::program prog = loader.load_source(probe, src.name + " (sizes)", options);
+    anycl::command_queue q(ctx, ctx.devices().at(0));
+    anycl::buffer out(ctx, names.size() * sizeof(cl_ulong));
+    prog.function<anycl::buffer_view<cl_ulong>>("anycl_run_sizeof")(q, anycl::nd_range{1}, out);
+    const std::vector<cl_ulong> got = q.read(anycl::buffer_view<cl_ulong>(out));
+    for (std::size_t i = 0; i < names.size(); ++i) sizes[names[i]] = got[i];
+  } catch (const anycl::error&) {
+    sizes.clear();
+  }
+  return sizes;
+}
 
 // Every parameter's declaration, or nothing when the driver keeps none.
 std::optional<std::vector<kernel_arg_info>> params_of(const anycl::kernel& k) {
@@ -63,8 +91,8 @@ loaded_kernel load_kernel(const anycl::context& ctx, const run_request& r) {
 
   anycl::kernel k = loader.load(name, options).kernel(r.kernel);
   std::optional<std::vector<kernel_arg_info>> params = params_of(k);
+  const anycl::resolved_source src = loader.resolve(name, options);
   if (!params) {
-    const anycl::resolved_source src = loader.resolve(name, options);
     anycl::program prog(ctx, src.text, src.name);
     prog.build(options);
     k = prog.kernel(r.kernel);
@@ -74,7 +102,10 @@ loaded_kernel load_kernel(const anycl::context& ctx, const run_request& r) {
     throw std::runtime_error("the driver gives no argument info for kernel '" + r.kernel +
                              "' even with -cl-kernel-arg-info; anycl-run checks every argument "
                              "against the kernel's declaration and does not run it unchecked");
-  return {std::move(k), std::move(*params)};
+  source_types types{find_typedefs(src.text), {}};
+  const std::vector<std::string> unknown = unknown_types(*params, types.aliases);
+  if (!unknown.empty()) types.sizes = sizes_of(loader, src, options, unknown);
+  return {std::move(k), std::move(*params), std::move(types)};
 }
 
 // Sizes the device refuses, or that drivers accept and then crash on, found before any
@@ -234,7 +265,11 @@ void write_output(const std::string& path, const std::vector<unsigned char>& byt
 
 /// Throws, listing every problem, unless the arguments fit the kernel's parameters.
 void require_matching_arguments(const run_request& r, const loaded_kernel& lk) {
-  const std::vector<std::string> problems = check_arguments(r.kernel, lk.params, r.args);
+  std::vector<std::string> assumed;
+  const std::vector<std::string> problems =
+      check_arguments(r.kernel, lk.params, r.args, lk.types, &assumed);
+  // Said on stderr, so that stdout (text or --json) stays the run's result.
+  for (const std::string& a : assumed) std::cerr << "anycl-run: assumed: " << a << "\n";
   if (problems.empty()) return;
   std::string msg;
   for (const std::string& p : problems) msg += (msg.empty() ? "" : "\n") + p;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "anycl/program.hpp"
+#include "arg_check.hpp"
 #include "arg_spec.hpp"
 #include "cli.hpp"
 

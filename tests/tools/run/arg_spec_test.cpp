@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "arg_check.hpp"
 #include "arg_spec.hpp"
 #include "support/matchers.hpp"
 
@@ -401,13 +402,65 @@ TEST_CASE("arg_spec: mismatches name the argument, the declaration and what was 
       param("c", "int*", address_space::constant), param("s", "int*", address_space::local),
       param("r", "real", address_space::private_), param("img", "image2d_t", address_space::global),
       param("t", "real*", address_space::global)};
+  std::vector<std::string> assumed;
   const std::vector<std::string> p = check_arguments(
-      "k", other, specs({"inout:int:4", "in:int:4", "float:1", "in:float:4", "in:float:4"}));
-  REQUIRE(p.size() == 5);
+      "k", other, specs({"inout:int:4", "in:int:4", "float:1", "in:float:4", "in:float:4"}), {},
+      &assumed);
+  REQUIRE(p.size() == 3);
   CHECK_THAT(p[0], Contains("cannot write __constant memory"));
   CHECK_THAT(p[1], Contains("argument 1 's'") && Contains("pass local:int:COUNT"));
-  CHECK_THAT(p[2], Contains("declared 'real'") && Contains("cannot pass a 'real'") &&
-                       Contains("no typedefs, structs"));
-  CHECK_THAT(p[3], Contains("argument 3 'img'") && Contains("cannot pass a 'image2d_t'"));
-  CHECK_THAT(p[4], Contains("cannot pass a 'real*'"));
+  CHECK_THAT(p[2], Contains("argument 3 'img'") && Contains("cannot pass a 'image2d_t'") &&
+                       Contains("no images, samplers or pipes"));
+  // 'real' names no OpenCL C type and no typedef is known: checked by address space, and said.
+  REQUIRE(assumed.size() == 2);
+  CHECK_THAT(assumed[0], Contains("argument 2 'r': 'real' is not an OpenCL C type: the 4 bytes of "
+                                  "'float:1' are passed as its value"));
+  CHECK_THAT(assumed[1], Contains("argument 4 't': 'real' is not an OpenCL C type: its memory is "
+                                  "passed as float elements"));
+}
+
+TEST_CASE("arg_spec: typedefs of the source are found, resolved and checked as their types",
+          "[unit][arg_spec]") {
+  const anycl::tools::type_aliases a = anycl::tools::find_typedefs(
+      "// typedef int commented_t;\n/* typedef int block_t; */\n"
+      "typedef float real_t;\ntypedef real_t scalar_t;  // a chain\n"
+      "typedef unsigned   int count_t;\ntypedef float* fptr;\n"
+      "typedef struct { float x, y; } point_t;\ntypedef struct node node_t;\n"
+      "typedef int (*fn_t)(int);\ntypedef float arr_t[4];\ntypedef cycle_a cycle_b;\n"
+      "typedef cycle_b cycle_a;\nint my_typedef_count;\n");
+  CHECK(a.count("commented_t") == 0);
+  CHECK(a.count("block_t") == 0);
+  CHECK(a.count("point_t") == 0);  // a struct body
+  CHECK(a.count("fn_t") == 0);
+  CHECK(a.count("arr_t") == 0);
+  using anycl::tools::resolve_alias;
+  CHECK(resolve_alias(a, "real_t") == "float");
+  CHECK(resolve_alias(a, "scalar_t*") == "float*");
+  CHECK(resolve_alias(a, "count_t") == "uint");
+  CHECK(resolve_alias(a, "fptr") == "float*");
+  CHECK(resolve_alias(a, "node_t") == "struct node");
+  CHECK(resolve_alias(a, "int") == "int");
+  CHECK_FALSE(resolve_alias(a, "cycle_a").empty());  // a cycle stops after 16 rounds
+
+  const std::vector<kernel_arg_info> params = {param("y", "real_t*", address_space::global),
+                                               param("alpha", "scalar_t", address_space::private_),
+                                               param("p", "point_t*", address_space::global),
+                                               param("q", "point_t", address_space::private_)};
+  anycl::tools::source_types types{a, {{"point_t", 8}}};
+  CHECK(anycl::tools::unknown_types(params, a) == std::vector<std::string>{"point_t"});
+  std::vector<std::string> assumed;
+  CHECK(check_arguments("k", params,
+                        specs({"inout:float:4", "float:2", "in:float2:2", "float2:1,2"}), types,
+                        &assumed)
+            .empty());
+  REQUIRE(assumed.size() == 4);
+  CHECK_THAT(assumed[0], Contains("'real_t*' is 'float*' (a typedef in the source)"));
+  CHECK_THAT(assumed[2], Contains("'point_t' (sizeof 8)"));
+  const std::vector<std::string> p =
+      check_arguments("k", params, specs({"inout:int:4", "int:2", "in:float:3", "float:1"}), types);
+  REQUIRE(p.size() == 4);
+  CHECK_THAT(p[0], Contains("declared '__global real_t*'") && Contains("pass in:float:COUNT"));
+  CHECK_THAT(p[1], Contains("(int); pass float:VALUE"));
+  CHECK_THAT(p[2], Contains("12 bytes, not a whole number of 'point_t', 8 bytes each"));
+  CHECK_THAT(p[3], Contains("4 bytes; 'point_t' takes 8"));
 }
