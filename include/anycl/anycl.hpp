@@ -7,6 +7,7 @@
 #include "anycl/broadcast.hpp"
 #include "anycl/buffer.hpp"
 #include "anycl/cl.hpp"
+#include "anycl/command_buffer.hpp"
 #include "anycl/command_queue.hpp"
 #include "anycl/context.hpp"
 #include "anycl/debug.hpp"

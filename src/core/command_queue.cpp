@@ -233,14 +233,8 @@ event command_queue::copy_bytes(const buffer& src, std::size_t src_offset, const
                                 std::size_t dst_offset, std::size_t bytes,
                                 const wait_list& waits) const {
   require(*this);
-  detail::check_range("copy source", src_offset, bytes, src.size());
-  detail::check_range("copy destination", dst_offset, bytes, dst.size());
+  detail::check_copy(src, src_offset, dst, dst_offset, bytes);
   if (bytes == 0) return marker(waits);
-  if (src.get() == dst.get() && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes)
-    throw std::invalid_argument(
-        "copy: source [" + std::to_string(src_offset) + ", " + std::to_string(src_offset + bytes) +
-        ") and destination [" + std::to_string(dst_offset) + ", " +
-        std::to_string(dst_offset + bytes) + ") overlap in the same buffer");
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueCopyBuffer(get(), src.get(), dst.get(), src_offset, dst_offset, bytes,
                                   waits.size(), waits.data(), &ev),
@@ -252,16 +246,8 @@ event command_queue::fill_bytes(const buffer& dst, std::size_t offset, std::size
                                 const void* pattern, std::size_t pattern_size,
                                 const wait_list& waits) const {
   require(*this);
-  detail::check_range("fill", offset, bytes, dst.size());
-  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
-    throw std::invalid_argument("fill: pattern size " + std::to_string(pattern_size) +
-                                " is not a power of two up to 128 bytes");
-  if (offset % pattern_size != 0 || bytes % pattern_size != 0)
-    throw std::invalid_argument("fill: offset " + std::to_string(offset) + " and size " +
-                                std::to_string(bytes) + " must be multiples of the pattern size " +
-                                std::to_string(pattern_size));
+  detail::check_fill(dst, offset, bytes, pattern, pattern_size);
   if (bytes == 0) return marker(waits);
-  if (pattern == nullptr) throw std::invalid_argument("fill: null pattern");
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueFillBuffer(get(), dst.get(), pattern, pattern_size, offset, bytes,
                                   waits.size(), waits.data(), &ev),
@@ -289,3 +275,32 @@ mapped_bytes command_queue::map_bytes(const buffer& buf, std::size_t offset, std
 }
 
 }  // namespace anycl
+
+namespace anycl::detail {
+
+void check_copy(const buffer& src, std::size_t src_offset, const buffer& dst,
+                std::size_t dst_offset, std::size_t bytes) {
+  check_range("copy source", src_offset, bytes, src.size());
+  check_range("copy destination", dst_offset, bytes, dst.size());
+  if (bytes != 0 && src.get() == dst.get() && src_offset < dst_offset + bytes &&
+      dst_offset < src_offset + bytes)
+    throw std::invalid_argument(
+        "copy: source [" + std::to_string(src_offset) + ", " + std::to_string(src_offset + bytes) +
+        ") and destination [" + std::to_string(dst_offset) + ", " +
+        std::to_string(dst_offset + bytes) + ") overlap in the same buffer");
+}
+
+void check_fill(const buffer& dst, std::size_t offset, std::size_t bytes, const void* pattern,
+                std::size_t pattern_size) {
+  check_range("fill", offset, bytes, dst.size());
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
+    throw std::invalid_argument("fill: pattern size " + std::to_string(pattern_size) +
+                                " is not a power of two up to 128 bytes");
+  if (offset % pattern_size != 0 || bytes % pattern_size != 0)
+    throw std::invalid_argument("fill: offset " + std::to_string(offset) + " and size " +
+                                std::to_string(bytes) + " must be multiples of the pattern size " +
+                                std::to_string(pattern_size));
+  if (bytes != 0 && pattern == nullptr) throw std::invalid_argument("fill: null pattern");
+}
+
+}  // namespace anycl::detail

@@ -47,4 +47,12 @@ struct kernel_state {
 /// used_after_fork in a forked child.
 kernel_state& require(const kernel& k, const char* what);
 
+/// The checks enqueue_kernel makes, without enqueuing (a command buffer records after them).
+void check_launch(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
+                  std::size_t count);
+
+/// A new cl_kernel of `k`'s program and name with `args` set (as checked by check_launch): a
+/// command buffer's own copy, which no later clSetKernelArg on `k` reaches.
+handle<cl_kernel> kernel_with_args(const kernel& k, const kernel_arg* args, std::size_t count);
+
 }  // namespace anycl::detail

@@ -21,9 +21,12 @@ void check_arity(const kernel& k, std::size_t expected) {
                                 std::to_string(expected));
 }
 
-event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
-                     std::size_t count, const wait_list& waits) {
-  kernel_state& s = require(k, "launch");
+namespace {
+
+// The checks of every launch before the kernel's lock: the queue, the arity, __local sizes and
+// buffer_view offsets; points memory arguments' values at their cl_mem. Returns the __local bytes.
+std::uint64_t check_args(kernel_state& s, const command_queue& q, kernel_arg* args,
+                         std::size_t count) {
   if (!q) throw std::invalid_argument("launch of kernel '" + s.name + "': the queue is empty");
   if (count != s.num_args)
     throw std::invalid_argument("launch of kernel '" + s.name + "' in '" + s.program_name +
@@ -47,11 +50,10 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
       a.value = &a.mem;
     }
   }
-  if (r.empty()) return q.marker(waits);
+  return local_bytes;
+}
 
-  std::lock_guard<std::mutex> lock(s.m);
-  validate_launch(r, s.limits_for(q.device_id()), local_bytes, s.name.c_str());
-  cl_kernel raw = s.h.get();
+void set_args(cl_kernel raw, const kernel_state& s, const kernel_arg* args, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const kernel_arg& a = args[i];
     const void* value = a.k == kernel_arg::kind::local ? nullptr : a.value;
@@ -59,6 +61,42 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
                 "argument ", i, " (", a.size, " bytes) of kernel '", s.name, "' in '",
                 s.program_name, "'");
   }
+}
+
+}  // namespace
+
+void check_launch(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
+                  std::size_t count) {
+  kernel_state& s = require(k, "launch");
+  const std::uint64_t local_bytes = check_args(s, q, args, count);
+  if (r.empty()) return;
+  std::lock_guard<std::mutex> lock(s.m);
+  validate_launch(r, s.limits_for(q.device_id()), local_bytes, s.name.c_str());
+}
+
+handle<cl_kernel> kernel_with_args(const kernel& k, const kernel_arg* args, std::size_t count) {
+  kernel_state& s = require(k, "command_buffer");
+  cl_program prog = nullptr;
+  ANYCL_CHECK(clGetKernelInfo(s.h.get(), CL_KERNEL_PROGRAM, sizeof prog, &prog, nullptr),
+              "clGetKernelInfo", "CL_KERNEL_PROGRAM of kernel '", s.name, "'");
+  cl_int status = CL_SUCCESS;
+  handle<cl_kernel> own = handle<cl_kernel>::adopt(clCreateKernel(prog, s.name.c_str(), &status));
+  ANYCL_CHECK(status, "clCreateKernel", "a private copy of kernel '", s.name, "' in '",
+              s.program_name, "' for a command buffer");
+  set_args(own.get(), s, args, count);
+  return own;
+}
+
+event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
+                     std::size_t count, const wait_list& waits) {
+  kernel_state& s = require(k, "launch");
+  const std::uint64_t local_bytes = check_args(s, q, args, count);
+  if (r.empty()) return q.marker(waits);
+
+  std::lock_guard<std::mutex> lock(s.m);
+  validate_launch(r, s.limits_for(q.device_id()), local_bytes, s.name.c_str());
+  cl_kernel raw = s.h.get();
+  set_args(raw, s, args, count);
   cl_event ev = nullptr;
   ANYCL_CHECK(clEnqueueNDRangeKernel(
                   q.get(), raw, r.dims(), r.offset().dims() != 0 ? r.offset().data() : nullptr,

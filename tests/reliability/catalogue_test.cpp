@@ -1923,3 +1923,61 @@ TEST_CASE(
   linked.function<anycl::buffer_view<float>>("k")(e.queue, anycl::nd_range{4}, buf).wait();
   CHECK(e.queue.read(anycl::buffer_view<float>(buf)) == std::vector<float>{6, 12, 18, 24});
 }
+
+TEST_CASE(
+    "B-73 command buffers with bad commands, indices or modes are refused when recorded, before "
+    "the driver",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1 (cl_khr_command_buffer 0.9.0) crashes (SIGSEGV) recording a kernel whose arguments
+  // are not all set, or a command waiting on an unknown sync point; it reads a kernel's arguments
+  // at each replay, not when recorded. AnyCL records every argument (kernel_function's arity),
+  // makes the sync points itself and records a private copy of each kernel.
+  anycl::program prog(e.ctx, "kernel void add(global int* a, int v) { a[get_global_id(0)] += v; }",
+                      "b73.cl");
+  prog.build();
+  auto add = prog.function<anycl::buffer_view<int>, int>("add");
+  anycl::program other_prog(e.ctx, "kernel void add(global int* a, int v) { a[0] = v; }", "o.cl");
+  other_prog.build();
+  auto other = other_prog.function<anycl::buffer_view<int>, int>("add");
+  anycl::buffer a = anycl::buffer::from(e.ctx, std::vector<int>(64, 1));
+  anycl::command_buffer cb(e.queue);
+  const std::size_t fill = cb.fill(anycl::buffer_view<int>(a), 5);
+  const std::size_t launch = cb.launch(add, anycl::nd_range{64}, a, 2);
+  REQUIRE_THROWS_WHAT(cb.copy_bytes(a, 0, a, 128, 200), std::out_of_range,
+                      Contains("copy destination: range [128, 128 + 200) exceeds the size 256"));
+  REQUIRE_THROWS_WHAT(cb.copy_bytes(a, 0, a, 64, 128), std::invalid_argument,
+                      Contains("overlap in the same buffer"));
+  REQUIRE_THROWS_WHAT(cb.copy(anycl::buffer_view<int>(a, 0, 4), anycl::buffer_view<int>(a, 8, 5)),
+                      std::invalid_argument, Contains("source of 4 elements, destination of 5"));
+  REQUIRE_THROWS_WHAT(cb.fill_bytes(a, 0, 12, "abc", 3), std::invalid_argument,
+                      Contains("pattern size 3 is not a power of two"));
+  REQUIRE_THROWS_WHAT(cb.fill_bytes(a, 2, 8, "abcd", 4), std::invalid_argument,
+                      Contains("must be multiples of the pattern size 4"));
+  // A range the device refuses: a local size that does not divide the global one.
+  REQUIRE_THROWS_AS(cb.launch(add, anycl::nd_range{{64}, {7}}, a, 2), std::invalid_argument);
+  REQUIRE_THROWS_WHAT(cb.update(fill, add, a, 3), std::out_of_range,
+                      Contains("command 0 of 2 is not a launch"));
+  REQUIRE_THROWS_WHAT(cb.update(9, add, a, 3), std::out_of_range, Contains("command 9 of 2"));
+  REQUIRE_THROWS_WHAT(cb.update(launch, other, a, 3), std::invalid_argument,
+                      Contains("launches another kernel than the one given"));
+  REQUIRE_THROWS_WHAT(anycl::command_buffer().enqueue(), std::invalid_argument,
+                      Contains("command_buffer: empty (default-constructed)"));
+  REQUIRE_THROWS_WHAT(anycl::command_buffer(anycl::command_queue()), std::invalid_argument,
+                      Contains("the queue is empty"));
+  {
+    anycl::test::scoped_env bad("ANYCL_COMMAND_BUFFER", "sometimes");
+    REQUIRE_THROWS_WHAT(anycl::command_buffer(e.queue), std::invalid_argument,
+                        Contains("ANYCL_COMMAND_BUFFER is 'sometimes', expected auto, native or "
+                                 "emulated"));
+  }
+  // The recording is intact: 5, then + 2, at each replay; recording ends there.
+  cb.enqueue().wait();
+  CHECK(e.queue.read(anycl::buffer_view<int>(a)) == std::vector<int>(64, 7));
+  REQUIRE_THROWS_WHAT(cb.fill(anycl::buffer_view<int>(a), 1), std::logic_error,
+                      Contains("command_buffer::fill: the commands are fixed after the first "
+                               "enqueue()"));
+  cb.update(launch, add, a, 4);
+  cb.enqueue().wait();
+  CHECK(e.queue.read(anycl::buffer_view<int>(a)) == std::vector<int>(64, 9));
+}

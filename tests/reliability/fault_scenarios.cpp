@@ -488,9 +488,16 @@ void scenario_host_memory() {
   expect(owner != nullptr, "aligned_alloc");
   for (std::size_t i = 0; i < n; ++i) owner.get()[i] = static_cast<float>(i);
   const std::weak_ptr<float> watch = owner;
-  auto freed = [&] {
+  auto freed = [&](bool after_failure) {
     // The driver frees the memory after its last command, possibly on its own thread later.
-    clFinish(q.get());
+    if (after_failure) {
+      try {
+        q.finish();
+      } catch (const anycl::error&) {  // the fault may be in this very call
+      }
+    } else {
+      q.finish();
+    }
     for (int ms = 0; ms < 5000 && !watch.expired(); ++ms)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     expect(watch.expired() || cleanup_count() != cleanups, "owned host memory left allocated");
@@ -513,10 +520,10 @@ void scenario_host_memory() {
     expect(anycl::sum(x) == -static_cast<float>(n * (n - 1) / 2), "host view written back");
   } catch (...) {
     owner.reset();
-    freed();
+    freed(true);
     throw;
   }
-  freed();
+  freed(false);
 }
 
 /// Two parts compiled apart (one with an embedded header) and linked, directly and through a
@@ -550,6 +557,39 @@ void scenario_linked() {
     anycl::kernel_loader loader(ctx, o);
     run(loader.link({"lib.cl", "main.cl"}), 10, "loader link");
     anycl::wait_for_cache_writes();
+  }
+}
+
+/// A command buffer (native where the device has cl_khr_command_buffer, then emulated): a fill, two
+/// launches and a copy, replayed, one launch updated, replayed again.
+void scenario_command_buffer() {
+  anycl::device dev = anycl::select_device();
+  anycl::context ctx(dev);
+  anycl::command_queue q(ctx, dev);
+  anycl::program prog(ctx, "kernel void add(global int* a, int v) { a[get_global_id(0)] += v; }",
+                      "cb.cl");
+  prog.build();
+  auto add = prog.function<anycl::buffer_view<int>, int>("add");
+  const std::size_t n = 256;
+  for (const auto mode :
+       {anycl::command_buffer_mode::automatic, anycl::command_buffer_mode::emulated}) {
+    anycl::buffer a(ctx, n * sizeof(int)), b(ctx, n * sizeof(int));
+    anycl::command_buffer cb = [&] {
+      graceful_window lookup("clGetExtensionFunctionAddressForPlatform",
+                             "no cl_khr_command_buffer entry points: the command buffer is "
+                             "emulated");
+      return anycl::command_buffer(q, mode);
+    }();
+    cb.fill(anycl::buffer_view<int>(a), 1);
+    const std::size_t first = cb.launch(add, anycl::nd_range{n}, a, 2);
+    cb.launch(add, anycl::nd_range{n}, a, 3);
+    cb.copy(anycl::buffer_view<int>(a), anycl::buffer_view<int>(b));
+    for (int i = 0; i < 3; ++i) cb.enqueue();
+    expect_equal(q.read(anycl::buffer_view<int>(b), cb.enqueue()), std::vector<int>(n, 6),
+                 "command buffer replay");
+    cb.update(first, add, a, 10);
+    expect_equal(q.read(anycl::buffer_view<int>(b), cb.enqueue()), std::vector<int>(n, 14),
+                 "command buffer after update");
   }
 }
 
@@ -672,6 +712,7 @@ int main(int argc, char** argv) {
       {"fft-c2c", scenario_fft},
       {"host-memory", scenario_host_memory},
       {"linked", scenario_linked},
+      {"command-buffer", scenario_command_buffer},
   };
   std::vector<std::string> chosen(argv + 1, argv + argc);
   for (const auto& c : chosen)
@@ -680,7 +721,8 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [SCENARIO...] (default: all of select context-queue buffers "
-          "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory linked); the fault "
+          "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory linked "
+          "command-buffer); the fault "
           "comes "
           "from "
           "FAULT_FN, FAULT_NTH, FAULT_CODE, FAULT_EVERY with LD_PRELOAD of the fault shim\n",

@@ -18,73 +18,83 @@
 #define _GNU_SOURCE
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-// Every OpenCL entry point that AnyCL (src/), CLBlast 1.5.3 and clFFT 2.12.2 call.
-#define FAULTSHIM_ENTRY_POINTS(X)       \
-  X(clBuildProgram)                     \
-  X(clCompileProgram)                   \
-  X(clCreateBuffer)                     \
-  X(clCreateCommandQueue)               \
-  X(clCreateCommandQueueWithProperties) \
-  X(clCreateContext)                    \
-  X(clCreateKernel)                     \
-  X(clCreateProgramWithBinary)          \
-  X(clCreateProgramWithSource)          \
-  X(clCreateSubBuffer)                  \
-  X(clCreateSubDevices)                 \
-  X(clCreateUserEvent)                  \
-  X(clEnqueueBarrierWithWaitList)       \
-  X(clEnqueueCopyBuffer)                \
-  X(clEnqueueCopyBufferRect)            \
-  X(clEnqueueFillBuffer)                \
-  X(clEnqueueMapBuffer)                 \
-  X(clEnqueueMarkerWithWaitList)        \
-  X(clEnqueueNDRangeKernel)             \
-  X(clEnqueueReadBuffer)                \
-  X(clEnqueueReadBufferRect)            \
-  X(clEnqueueUnmapMemObject)            \
-  X(clEnqueueWriteBuffer)               \
-  X(clEnqueueWriteBufferRect)           \
-  X(clFinish)                           \
-  X(clFlush)                            \
-  X(clGetCommandQueueInfo)              \
-  X(clGetContextInfo)                   \
-  X(clGetDeviceIDs)                     \
-  X(clGetDeviceInfo)                    \
-  X(clGetEventInfo)                     \
-  X(clGetEventProfilingInfo)            \
-  X(clGetKernelArgInfo)                 \
-  X(clGetKernelInfo)                    \
-  X(clGetKernelWorkGroupInfo)           \
-  X(clGetMemObjectInfo)                 \
-  X(clGetPlatformIDs)                   \
-  X(clGetPlatformInfo)                  \
-  X(clGetProgramBuildInfo)              \
-  X(clGetProgramInfo)                   \
-  X(clLinkProgram)                      \
-  X(clSetEventCallback)                 \
-  X(clSetKernelArg)                     \
-  X(clSetMemObjectDestructorCallback)   \
-  X(clSetUserEventStatus)               \
-  X(clWaitForEvents)                    \
-  X(clRetainCommandQueue)               \
-  X(clRetainContext)                    \
-  X(clRetainDevice)                     \
-  X(clRetainEvent)                      \
-  X(clRetainKernel)                     \
-  X(clRetainMemObject)                  \
-  X(clRetainProgram)                    \
-  X(clReleaseCommandQueue)              \
-  X(clReleaseContext)                   \
-  X(clReleaseDevice)                    \
-  X(clReleaseEvent)                     \
-  X(clReleaseKernel)                    \
-  X(clReleaseMemObject)                 \
+// Every OpenCL entry point that AnyCL (src/), CLBlast 1.5.3 and clFFT 2.12.2 call, and the
+// cl_khr_command_buffer entry points AnyCL looks up (wrapped when they are looked up, below).
+#define FAULTSHIM_ENTRY_POINTS(X)             \
+  X(clBuildProgram)                           \
+  X(clCompileProgram)                         \
+  X(clCreateBuffer)                           \
+  X(clCreateCommandQueue)                     \
+  X(clCreateCommandQueueWithProperties)       \
+  X(clCreateContext)                          \
+  X(clCreateKernel)                           \
+  X(clCreateProgramWithBinary)                \
+  X(clCreateProgramWithSource)                \
+  X(clCreateSubBuffer)                        \
+  X(clCreateSubDevices)                       \
+  X(clCreateUserEvent)                        \
+  X(clEnqueueBarrierWithWaitList)             \
+  X(clEnqueueCopyBuffer)                      \
+  X(clEnqueueCopyBufferRect)                  \
+  X(clEnqueueFillBuffer)                      \
+  X(clEnqueueMapBuffer)                       \
+  X(clEnqueueMarkerWithWaitList)              \
+  X(clEnqueueNDRangeKernel)                   \
+  X(clEnqueueReadBuffer)                      \
+  X(clEnqueueReadBufferRect)                  \
+  X(clEnqueueUnmapMemObject)                  \
+  X(clEnqueueWriteBuffer)                     \
+  X(clEnqueueWriteBufferRect)                 \
+  X(clFinish)                                 \
+  X(clFlush)                                  \
+  X(clGetCommandQueueInfo)                    \
+  X(clGetContextInfo)                         \
+  X(clGetDeviceIDs)                           \
+  X(clGetDeviceInfo)                          \
+  X(clGetEventInfo)                           \
+  X(clGetEventProfilingInfo)                  \
+  X(clGetKernelArgInfo)                       \
+  X(clGetKernelInfo)                          \
+  X(clGetKernelWorkGroupInfo)                 \
+  X(clGetMemObjectInfo)                       \
+  X(clGetPlatformIDs)                         \
+  X(clGetPlatformInfo)                        \
+  X(clGetProgramBuildInfo)                    \
+  X(clGetProgramInfo)                         \
+  X(clLinkProgram)                            \
+  X(clSetEventCallback)                       \
+  X(clSetKernelArg)                           \
+  X(clSetMemObjectDestructorCallback)         \
+  X(clSetUserEventStatus)                     \
+  X(clWaitForEvents)                          \
+  X(clGetExtensionFunctionAddressForPlatform) \
+  X(clCreateCommandBufferKHR)                 \
+  X(clFinalizeCommandBufferKHR)               \
+  X(clEnqueueCommandBufferKHR)                \
+  X(clCommandNDRangeKernelKHR)                \
+  X(clCommandCopyBufferKHR)                   \
+  X(clCommandFillBufferKHR)                   \
+  X(clReleaseCommandBufferKHR)                \
+  X(clRetainCommandQueue)                     \
+  X(clRetainContext)                          \
+  X(clRetainDevice)                           \
+  X(clRetainEvent)                            \
+  X(clRetainKernel)                           \
+  X(clRetainMemObject)                        \
+  X(clRetainProgram)                          \
+  X(clReleaseCommandQueue)                    \
+  X(clReleaseContext)                         \
+  X(clReleaseDevice)                          \
+  X(clReleaseEvent)                           \
+  X(clReleaseKernel)                          \
+  X(clReleaseMemObject)                       \
   X(clReleaseProgram)
 
 enum {
@@ -269,9 +279,8 @@ FAULTSHIM_STATUS(clCompileProgram,
                   header_include_names, pfn_notify, user_data))
 FAULTSHIM_CREATE(cl_program, clLinkProgram,
                  (cl_context context, cl_uint num_devices, const cl_device_id* device_list,
-                  const char* options, cl_uint num_input_programs,
-                  const cl_program* input_programs, build_notify pfn_notify, void* user_data,
-                  cl_int* errcode_ret),
+                  const char* options, cl_uint num_input_programs, const cl_program* input_programs,
+                  build_notify pfn_notify, void* user_data, cl_int* errcode_ret),
                  (context, num_devices, device_list, options, num_input_programs, input_programs,
                   pfn_notify, user_data, errcode_ret))
 FAULTSHIM_CREATE(cl_mem, clCreateBuffer,
@@ -479,3 +488,114 @@ FAULTSHIM_REFCOUNT(clReleaseEvent, cl_event)
 FAULTSHIM_REFCOUNT(clReleaseKernel, cl_kernel)
 FAULTSHIM_REFCOUNT(clReleaseMemObject, cl_mem)
 FAULTSHIM_REFCOUNT(clReleaseProgram, cl_program)
+
+// --- extension entry points: the driver's are found through
+// clGetExtensionFunctionAddressForPlatform, so the shim hands out wrappers of its own and keeps
+// the driver's in real_fn ---
+
+#define FAULTSHIM_EXT_REAL(fn)                                              \
+  fn##_fn real_;                                                            \
+  void* p_ = atomic_load_explicit(&real_fn[id_##fn], memory_order_acquire); \
+  memcpy(&real_, &p_, sizeof real_)
+
+#define FAULTSHIM_EXT_STATUS(fn, params, args)                                   \
+  static cl_int CL_API_CALL shim_##fn params {                                   \
+    cl_int code_;                                                                \
+    if (should_fail(id_##fn, __builtin_return_address(0), &code_)) return code_; \
+    FAULTSHIM_EXT_REAL(fn);                                                      \
+    return real_ args;                                                           \
+  }
+
+FAULTSHIM_EXT_STATUS(clFinalizeCommandBufferKHR, (cl_command_buffer_khr command_buffer),
+                     (command_buffer))
+FAULTSHIM_EXT_STATUS(clReleaseCommandBufferKHR, (cl_command_buffer_khr command_buffer),
+                     (command_buffer))
+FAULTSHIM_EXT_STATUS(clEnqueueCommandBufferKHR,
+                     (cl_uint num_queues, cl_command_queue* queues,
+                      cl_command_buffer_khr command_buffer, cl_uint num_events_in_wait_list,
+                      const cl_event* event_wait_list, cl_event* event),
+                     (num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
+                      event))
+FAULTSHIM_EXT_STATUS(clCommandNDRangeKernelKHR,
+                     (cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                      const cl_ndrange_kernel_command_properties_khr* properties, cl_kernel kernel,
+                      cl_uint work_dim, const size_t* global_work_offset,
+                      const size_t* global_work_size, const size_t* local_work_size,
+                      cl_uint num_sync_points_in_wait_list,
+                      const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
+                      cl_mutable_command_khr* mutable_handle),
+                     (command_buffer, command_queue, properties, kernel, work_dim,
+                      global_work_offset, global_work_size, local_work_size,
+                      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                      mutable_handle))
+FAULTSHIM_EXT_STATUS(clCommandCopyBufferKHR,
+                     (cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                      cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
+                      size_t size, cl_uint num_sync_points_in_wait_list,
+                      const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
+                      cl_mutable_command_khr* mutable_handle),
+                     (command_buffer, command_queue, src_buffer, dst_buffer, src_offset, dst_offset,
+                      size, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                      mutable_handle))
+FAULTSHIM_EXT_STATUS(clCommandFillBufferKHR,
+                     (cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                      cl_mem buffer, const void* pattern, size_t pattern_size, size_t offset,
+                      size_t size, cl_uint num_sync_points_in_wait_list,
+                      const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
+                      cl_mutable_command_khr* mutable_handle),
+                     (command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
+                      num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                      mutable_handle))
+
+static cl_command_buffer_khr CL_API_CALL shim_clCreateCommandBufferKHR(
+    cl_uint num_queues, const cl_command_queue* queues,
+    const cl_command_buffer_properties_khr* properties, cl_int* errcode_ret) {
+  cl_int code_;
+  if (should_fail(id_clCreateCommandBufferKHR, __builtin_return_address(0), &code_)) {
+    if (errcode_ret != NULL) *errcode_ret = code_;
+    return NULL;
+  }
+  FAULTSHIM_EXT_REAL(clCreateCommandBufferKHR);
+  return real_(num_queues, queues, properties, errcode_ret);
+}
+
+typedef void*(CL_API_CALL* ext_lookup_type)(cl_platform_id, const char*);
+
+// A failed lookup returns NULL, as for an entry point the driver does not have.
+CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                                        const char* func_name) {
+  cl_int code_;
+  if (should_fail(id_clGetExtensionFunctionAddressForPlatform, __builtin_return_address(0), &code_))
+    return NULL;
+  ext_lookup_type real_;
+  void* p_ = real(id_clGetExtensionFunctionAddressForPlatform);
+  memcpy(&real_, &p_, sizeof real_);
+  void* found = real_(platform, func_name);
+  if (found == NULL || func_name == NULL) return found;
+  clCreateCommandBufferKHR_fn create = shim_clCreateCommandBufferKHR;
+  clFinalizeCommandBufferKHR_fn finalize = shim_clFinalizeCommandBufferKHR;
+  clEnqueueCommandBufferKHR_fn enqueue = shim_clEnqueueCommandBufferKHR;
+  clCommandNDRangeKernelKHR_fn ndrange = shim_clCommandNDRangeKernelKHR;
+  clCommandCopyBufferKHR_fn copy = shim_clCommandCopyBufferKHR;
+  clCommandFillBufferKHR_fn fill = shim_clCommandFillBufferKHR;
+  clReleaseCommandBufferKHR_fn release = shim_clReleaseCommandBufferKHR;
+  const struct {
+    int id;
+    const void* fn;  // the address of the wrapper's function pointer
+    size_t size;
+  } wrapped[] = {{id_clCreateCommandBufferKHR, &create, sizeof create},
+                 {id_clFinalizeCommandBufferKHR, &finalize, sizeof finalize},
+                 {id_clEnqueueCommandBufferKHR, &enqueue, sizeof enqueue},
+                 {id_clCommandNDRangeKernelKHR, &ndrange, sizeof ndrange},
+                 {id_clCommandCopyBufferKHR, &copy, sizeof copy},
+                 {id_clCommandFillBufferKHR, &fill, sizeof fill},
+                 {id_clReleaseCommandBufferKHR, &release, sizeof release}};
+  for (size_t i = 0; i < sizeof wrapped / sizeof wrapped[0]; ++i) {
+    if (strcmp(func_name, entry_names[wrapped[i].id]) != 0) continue;
+    atomic_store_explicit(&real_fn[wrapped[i].id], found, memory_order_release);
+    void* w;
+    memcpy(&w, wrapped[i].fn, sizeof w);
+    return w;
+  }
+  return found;
+}

@@ -31,7 +31,8 @@ endfunction()
 # --- every benchmark at --quick's sizes, first_result with one run; one round, not five (the
 # figures are not checked; tool-bench-filter runs --quick's five interleaved rounds) ---
 anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 1
-  EXPECT_INCLUDES launch_empty launch_one_buffer
+  EXPECT_INCLUDES launch_empty launch_one_buffer command_buffer_replay
+                  command_buffer_replay_vs_emulated
                   transfer_write_1MiB transfer_write_64MiB transfer_read_1MiB transfer_read_64MiB
                   transfer_write_1MiB_vs_memcpy transfer_write_64MiB_vs_memcpy
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
@@ -154,6 +155,14 @@ anycl_tool_test(tool-bench-array-view-forced-failure 1
   "array_view_to_host: anycl ${num} GB/s, gather ${num} GB/s, ratio ${num}\narray_view_set: FAILED: anycl: wrong element \\(1024, 0\\): .*\\(forced by ANYCL_BENCH_FAIL\\)"
   CMD ${bench} --quick --filter ^array_view_ --repetitions 1
   ENV ANYCL_BENCH_FAIL=array_view_set)
+# command_buffer_replay: native replay against launches and an emulated replay; a wrong sum fails.
+anycl_tool_test(tool-bench-command-buffer 0
+  "^command_buffer_replay: anycl ${num} us, launches ${num} us, ratio ${num}\ncommand_buffer_replay_vs_emulated: anycl ${num} us, emulated ${num} us, ratio ${num}\nanycl-bench: device"
+  CMD ${bench} --quick --filter ^command_buffer_replay$ --repetitions 1)
+anycl_tool_test(tool-bench-command-buffer-forced-failure 1
+  "command_buffer_replay: FAILED: anycl: wrong element 512: 5051, expected 5050 \\(forced by ANYCL_BENCH_FAIL\\)"
+  CMD ${bench} --quick --filter ^command_buffer_replay$ --repetitions 1
+  ENV ANYCL_BENCH_FAIL=command_buffer_replay)
 # host_round_trip: zero-copy against copies; a wrong element fails.
 anycl_tool_test(tool-bench-host-round-trip 0
   "^host_round_trip_64MiB: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
@@ -212,7 +221,7 @@ anycl_tool_test(tool-bench-help 0
 anycl_tool_test(tool-bench-bad-filter 2 "--filter: bad regular expression '\\(transfer': .*usage: anycl-bench"
                 CMD ${bench} --filter "(transfer")
 anycl_tool_test(tool-bench-filter-matches-nothing 2
-  "nothing to measure: --filter 'no_such_benchmark' matches no benchmark; benchmarks: launch_empty, launch_one_buffer, transfer_write_1MiB"
+  "nothing to measure: --filter 'no_such_benchmark' matches no benchmark; benchmarks: launch_empty, launch_one_buffer, command_buffer_replay, transfer_write_1MiB"
   CMD ${bench} --filter no_such_benchmark)
 anycl_tool_test(tool-bench-nothing-to-measure 2
   "nothing to measure: --filter '\\^launch' selects only benchmarks these options turn off \\(--launches 0 skips"

@@ -95,6 +95,7 @@ void add_first_result_benchmark(std::vector<benchmark>& out, const settings& s) 
 std::vector<benchmark> make_registry(const settings& s) {
   std::vector<benchmark> out;
   add_launch_benchmarks(out, s);
+  add_command_buffer_benchmarks(out, s);
   add_transfer_benchmarks(out, s);
   add_host_memory_benchmarks(out, s);
   add_array_benchmarks(out, s);

@@ -120,6 +120,9 @@ struct benchmark {
 
 /// launch_empty, launch_one_buffer: kernel-launch overhead against the raw C API and CLHPP.
 void add_launch_benchmarks(std::vector<benchmark>& out, const settings& s);
+/// command_buffer_replay (us a kernel): 100 kernels replayed from a command buffer, native and
+/// emulated, against the same kernels launched one by one.
+void add_command_buffer_benchmarks(std::vector<benchmark>& out, const settings& s);
 /// transfer_write_<size>, transfer_read_<size>: blocking transfers against the raw C API and
 /// a host memcpy.
 void add_transfer_benchmarks(std::vector<benchmark>& out, const settings& s);
