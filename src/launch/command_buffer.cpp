@@ -131,11 +131,15 @@ std::size_t command_buffer::size() const noexcept {
 const command_queue& command_buffer::queue() const { return state().queue; }
 
 namespace {
-void require_recording(const command_buffer_state& s, const char* what) {
+// Adds `c` to the recording and returns its index, unless recording has ended.
+std::size_t append(command_buffer_state& s, recorded_command c, const char* what) {
+  std::lock_guard<std::mutex> lock(s.m);
   if (!s.recording)
     throw std::logic_error(std::string("command_buffer::") + what +
                            ": the commands are fixed after the first enqueue(); record a new "
                            "command_buffer (update() changes a launch's arguments)");
+  s.commands.push_back(std::move(c));
+  return s.commands.size() - 1;
 }
 }  // namespace
 
@@ -146,10 +150,7 @@ std::size_t command_buffer::record_launch(const kernel& k, const nd_range& r,
   c.args = checked_args(s, k, r, args, count);
   c.kern = k;
   c.range = r;
-  std::lock_guard<std::mutex> lock(s.m);
-  require_recording(s, "launch");
-  s.commands.push_back(std::move(c));
-  return s.commands.size() - 1;
+  return append(s, std::move(c), "launch");
 }
 
 void command_buffer::update_launch(std::size_t index, const kernel& k,
@@ -185,10 +186,7 @@ std::size_t command_buffer::copy_bytes(const buffer& src, std::size_t src_offset
   c.src_offset = src_offset;
   c.dst_offset = dst_offset;
   c.bytes = bytes;
-  std::lock_guard<std::mutex> lock(s.m);
-  require_recording(s, "copy");
-  s.commands.push_back(std::move(c));
-  return s.commands.size() - 1;
+  return append(s, std::move(c), "copy");
 }
 
 std::size_t command_buffer::fill_bytes(const buffer& dst, std::size_t offset, std::size_t bytes,
@@ -202,10 +200,7 @@ std::size_t command_buffer::fill_bytes(const buffer& dst, std::size_t offset, st
   c.bytes = bytes;
   const auto* p = static_cast<const unsigned char*>(pattern);
   c.pattern.assign(p, p + pattern_size);
-  std::lock_guard<std::mutex> lock(s.m);
-  require_recording(s, "fill");
-  s.commands.push_back(std::move(c));
-  return s.commands.size() - 1;
+  return append(s, std::move(c), "fill");
 }
 
 event command_buffer::enqueue(const wait_list& waits) {
