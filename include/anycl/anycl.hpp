@@ -34,4 +34,5 @@
 #include "anycl/sort.hpp"
 #include "anycl/sparse.hpp"
 #include "anycl/statistics.hpp"
+#include "anycl/svm.hpp"
 #include "anycl/version.hpp"

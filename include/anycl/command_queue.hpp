@@ -16,6 +16,7 @@
 #include "anycl/export.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/rect.hpp"
+#include "anycl/svm.hpp"
 
 namespace anycl {
 
@@ -42,6 +43,21 @@ class pending_read {
   anycl::event event_;
   std::shared_ptr<std::vector<T>> data_;
 };
+
+namespace detail {
+/// An svm_ptr, or the start of an svm_buffer, as an svm_ptr (command_queue's SVM transfers).
+template <class T>
+svm_ptr<T> as_svm_ptr(const svm_ptr<T>& p) {
+  return p;
+}
+template <class T>
+svm_ptr<T> as_svm_ptr(const svm_buffer<T>& b) {
+  return b.ptr();
+}
+template <class P>
+using svm_element_t = std::remove_const_t<
+    std::remove_pointer_t<decltype(as_svm_ptr(std::declval<const P&>()).get())>>;
+}  // namespace detail
 
 /// Owns a cl_command_queue for one device of a context.
 class ANYCL_EXPORT command_queue {
@@ -164,6 +180,74 @@ class ANYCL_EXPORT command_queue {
     return mapped_region<T>(
         map_bytes(view.buffer(), view.byte_offset(), view.bytes(), access, waits), view.size());
   }
+
+  // --- SVM (svm.hpp): each end an svm_ptr<T> or an svm_buffer<T>; ranges are checked against
+  // their allocations, which must belong to the queue's context; zero counts are no-ops ---
+  /// Copies `count` elements from `src` to `dst` on the device (clEnqueueSVMMemcpy); overlapping
+  /// ranges are refused.
+  template <class D, class S>
+  event svm_copy(const D& dst, const S& src, std::size_t count, const wait_list& waits = {}) const {
+    using T = detail::svm_element_t<D>;
+    static_assert(std::is_same_v<T, detail::svm_element_t<S>>, "svm_copy needs equal elements");
+    const svm_ptr<T> d = detail::as_svm_ptr(dst);
+    const auto s = detail::as_svm_ptr(src);
+    return svm_memcpy_bytes(false, &d.memory(), d.get(), &s.memory(), s.get(),
+                            detail::svm_bytes<T>(count), waits);
+  }
+  /// Copies `count` elements from host memory to `dst`; returns once they are there.
+  template <class D>
+  void svm_write(const D& dst, const detail::svm_element_t<D>* src, std::size_t count,
+                 const wait_list& waits = {}) const {
+    using T = detail::svm_element_t<D>;
+    const svm_ptr<T> d = detail::as_svm_ptr(dst);
+    svm_memcpy_bytes(true, &d.memory(), d.get(), nullptr, src, detail::svm_bytes<T>(count), waits);
+  }
+  /// Copies `count` elements of `src` to host memory; returns once they are there.
+  template <class S>
+  void svm_read(detail::svm_element_t<S>* dst, const S& src, std::size_t count,
+                const wait_list& waits = {}) const {
+    using T = detail::svm_element_t<S>;
+    const auto s = detail::as_svm_ptr(src);
+    svm_memcpy_bytes(true, nullptr, dst, &s.memory(), s.get(), detail::svm_bytes<T>(count), waits);
+  }
+  /// The `count` elements at `src` as a vector.
+  template <class S>
+  std::vector<detail::svm_element_t<S>> svm_read(const S& src, std::size_t count,
+                                                 const wait_list& waits = {}) const {
+    std::vector<detail::svm_element_t<S>> out(count);
+    svm_read(out.data(), src, count, waits);
+    return out;
+  }
+  /// Sets `count` elements at `dst` to `value` (clEnqueueSVMMemFill).
+  template <class D>
+  event svm_fill(const D& dst, const detail::svm_element_t<D>& value, std::size_t count,
+                 const wait_list& waits = {}) const {
+    using T = detail::svm_element_t<D>;
+    static_assert((sizeof(T) & (sizeof(T) - 1)) == 0 && sizeof(T) <= 128,
+                  "svm_fill needs an element size that is a power of two up to 128 bytes");
+    const svm_ptr<T> d = detail::as_svm_ptr(dst);
+    return svm_fill_bytes(d.memory(), d.get(), detail::svm_bytes<T>(count), &value, sizeof(T),
+                          waits);
+  }
+  /// Maps `count` elements at `p` for host access (clEnqueueSVMMap), blocking until they are
+  /// there; the mapping unmaps when it ends.
+  template <class P>
+  svm_mapping<detail::svm_element_t<P>> svm_map(const P& p, std::size_t count,
+                                                map_access access = map_access::read_write,
+                                                const wait_list& waits = {}) const {
+    using T = detail::svm_element_t<P>;
+    const auto at = detail::as_svm_ptr(p);
+    return svm_mapping<T>(svm_map_bytes(at.memory(), const_cast<T*>(at.get()),
+                                        detail::svm_bytes<T>(count), access, waits));
+  }
+  /// Untyped SVM transfers: a null `*_mem` marks host memory at that end.
+  event svm_memcpy_bytes(bool blocking, const svm_memory* dst_mem, void* dst,
+                         const svm_memory* src_mem, const void* src, std::size_t bytes,
+                         const wait_list& waits = {}) const;
+  event svm_fill_bytes(const svm_memory& mem, void* dst, std::size_t bytes, const void* pattern,
+                       std::size_t pattern_size, const wait_list& waits = {}) const;
+  svm_mapped_bytes svm_map_bytes(const svm_memory& mem, void* p, std::size_t bytes,
+                                 map_access access, const wait_list& waits = {}) const;
 
   // --- untyped transfers (bytes); ranges are checked against the buffer, zero sizes are no-ops ---
   void write_bytes(const buffer& dst, std::size_t offset, std::size_t bytes, const void* src,

@@ -15,6 +15,23 @@
 namespace anycl {
 
 /// One OpenCL device. Root devices are not reference-counted; sub-devices are, and a device made by
+enum class svm_kind;
+
+/// What shared virtual memory a device offers (CL_DEVICE_SVM_CAPABILITIES).
+struct ANYCL_EXPORT svm_support {
+  bool coarse_grain_buffer = false;  ///< CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+  bool fine_grain_buffer = false;    ///< CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+  bool fine_grain_system = false;    ///< CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
+  bool atomics = false;              ///< CL_DEVICE_SVM_ATOMICS
+  /// The capabilities as words, "coarse-grained buffer, fine-grained buffer, atomics" or "none".
+  std::string to_string() const;
+  /// Whether an allocation of `kind` can be made.
+  bool allows(svm_kind kind) const noexcept;
+  /// Throws std::invalid_argument naming `device_name`, the capabilities and what to ask for
+  /// instead unless allows(kind) (`what`: the caller, for the message).
+  void require(svm_kind kind, const std::string& device_name, const char* what) const;
+};
+
 /// create_sub_devices_* owns its reference.
 class ANYCL_EXPORT device {
  public:
@@ -52,6 +69,8 @@ class ANYCL_EXPORT device {
   std::size_t base_address_alignment() const;
   /// Major and minor OpenCL version of the device, from version().
   std::pair<int, int> version_number() const;
+  /// The shared virtual memory it offers (CL_DEVICE_SVM_CAPABILITIES); none before OpenCL 2.0.
+  svm_support svm_capabilities() const;
   anycl::platform platform() const;
 
   /// Typed escape hatch for any clGetDeviceInfo parameter: T is std::string, std::vector<U> or a

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "anycl/buffer.hpp"
 #include "anycl/cl.hpp"
@@ -20,9 +21,11 @@
 namespace anycl {
 
 class command_queue;
+class svm_memory;
 namespace detail {
 struct kernel_state;
-}
+struct svm_state;
+}  // namespace detail
 
 /// A `__local T[count]` kernel argument: the driver allocates it per work-group.
 template <class T>
@@ -73,6 +76,11 @@ class ANYCL_EXPORT kernel {
   std::optional<kernel_arg_info> arg_info(cl_uint index) const;
   /// Limits of this kernel on `dev`.
   work_group_info work_group(const device& dev) const;
+  /// The SVM allocations the kernel reaches through pointers stored in its arguments' data, not
+  /// passed as arguments (clSetKernelExecInfo, CL_KERNEL_EXEC_INFO_SVM_PTRS): later launches of
+  /// this kernel and its copies keep them alive and make them the device's. Replaces the earlier
+  /// list; each must belong to the kernel's context (std::invalid_argument otherwise).
+  void use_svm(const std::vector<svm_memory>& indirect) const;
 
   /// Null unless the kernel is valid (internal).
   detail::kernel_state* state() const noexcept { return state_.get(); }
@@ -86,11 +94,12 @@ namespace detail {
 
 /// One kernel argument as the launcher sees it.
 struct kernel_arg {
-  enum class kind : unsigned char { value, memory, local };
+  enum class kind : unsigned char { value, memory, local, svm };
   std::size_t size = 0;         ///< bytes of the value, or of __local memory
-  const void* value = nullptr;  ///< the value (kind::value)
+  const void* value = nullptr;  ///< the value (kind::value), the SVM pointer (kind::svm)
   cl_mem mem = nullptr;         ///< the buffer (kind::memory)
   std::size_t offset = 0;       ///< a buffer_view's byte offset: non-zero is refused at launch
+  svm_state* svm = nullptr;     ///< the pointer's allocation (kind::svm; null for a null pointer)
   kind k = kind::value;
 };
 
@@ -103,8 +112,9 @@ struct is_buffer_view<buffer_view<T>> : std::true_type {};
 template <class T, class = void>
 struct arg_traits {
   static_assert(!std::is_pointer_v<T>,
-                "AnyCL: a raw pointer cannot be a kernel argument; pass an anycl::buffer or "
-                "anycl::buffer_view for __global memory, or anycl::local_memory<T> for __local");
+                "AnyCL: a raw pointer cannot be a kernel argument; pass an anycl::buffer, "
+                "anycl::buffer_view or anycl::svm_ptr for __global memory, or "
+                "anycl::local_memory<T> for __local");
   static_assert(!std::is_same_v<T, bool>,
                 "AnyCL: OpenCL kernels cannot take bool arguments; use int");
   static_assert(

@@ -264,12 +264,9 @@ mapped_bytes command_queue::map_bytes(const buffer& buf, std::size_t offset, std
     wait_list_only(waits);
     return mapped_bytes();
   }
-  cl_map_flags flags = access == map_access::read    ? CL_MAP_READ
-                       : access == map_access::write ? CL_MAP_WRITE
-                                                     : (CL_MAP_READ | CL_MAP_WRITE);
   cl_int status = CL_SUCCESS;
-  void* ptr = clEnqueueMapBuffer(get(), buf.get(), CL_TRUE, flags, offset, bytes, waits.size(),
-                                 waits.data(), nullptr, &status);
+  void* ptr = clEnqueueMapBuffer(get(), buf.get(), CL_TRUE, detail::map_flags(access), offset,
+                                 bytes, waits.size(), waits.data(), nullptr, &status);
   ANYCL_CHECK(status, "clEnqueueMapBuffer", bytes, " bytes at offset ", offset);
   return mapped_bytes(*this, buf, ptr);
 }
@@ -290,17 +287,31 @@ void check_copy(const buffer& src, std::size_t src_offset, const buffer& dst,
         std::to_string(dst_offset + bytes) + ") overlap in the same buffer");
 }
 
+cl_map_flags map_flags(map_access access) {
+  return access == map_access::read    ? CL_MAP_READ
+         : access == map_access::write ? CL_MAP_WRITE
+                                       : (CL_MAP_READ | CL_MAP_WRITE);
+}
+
+void check_pattern(const char* what, std::size_t offset, std::size_t bytes, const void* pattern,
+                   std::size_t pattern_size) {
+  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
+    throw std::invalid_argument(std::string(what) + ": pattern size " +
+                                std::to_string(pattern_size) +
+                                " is not a power of two up to 128 bytes");
+  if (offset % pattern_size != 0 || bytes % pattern_size != 0)
+    throw std::invalid_argument(std::string(what) + ": offset " + std::to_string(offset) +
+                                " and size " + std::to_string(bytes) +
+                                " must be multiples of the pattern size " +
+                                std::to_string(pattern_size));
+  if (bytes != 0 && pattern == nullptr)
+    throw std::invalid_argument(std::string(what) + ": null pattern");
+}
+
 void check_fill(const buffer& dst, std::size_t offset, std::size_t bytes, const void* pattern,
                 std::size_t pattern_size) {
   check_range("fill", offset, bytes, dst.size());
-  if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)) != 0)
-    throw std::invalid_argument("fill: pattern size " + std::to_string(pattern_size) +
-                                " is not a power of two up to 128 bytes");
-  if (offset % pattern_size != 0 || bytes % pattern_size != 0)
-    throw std::invalid_argument("fill: offset " + std::to_string(offset) + " and size " +
-                                std::to_string(bytes) + " must be multiples of the pattern size " +
-                                std::to_string(pattern_size));
-  if (bytes != 0 && pattern == nullptr) throw std::invalid_argument("fill: null pattern");
+  check_pattern("fill", offset, bytes, pattern, pattern_size);
 }
 
 }  // namespace anycl::detail

@@ -2,12 +2,14 @@
 // Kernels: creation with helpful errors and queries.
 #include "anycl/kernel.hpp"
 
+#include <mutex>
 #include <stdexcept>
 
 #include "anycl/command_queue.hpp"
 #include "core/info.hpp"
 #include "core/kernel_state.hpp"
 #include "core/process.hpp"
+#include "core/svm_state.hpp"
 
 namespace anycl {
 namespace detail {
@@ -144,6 +146,26 @@ std::optional<kernel_arg_info> kernel::arg_info(cl_uint index) const {
                : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? address_space::constant
                                                      : address_space::private_;
   return info;
+}
+
+void kernel::use_svm(const std::vector<svm_memory>& indirect) const {
+  auto& s = detail::require(*this, "kernel::use_svm");
+  const anycl::context ctx = context();
+  for (const svm_memory& m : indirect) {
+    if (m.empty())
+      throw std::invalid_argument("kernel::use_svm of kernel '" + s.name +
+                                  "': an empty SVM allocation");
+    detail::check_svm_context(m.state(), ctx.get(), "kernel::use_svm of kernel '" + s.name + "'");
+  }
+  std::lock_guard<std::mutex> lock(s.m);
+  std::vector<svm_memory> old = std::move(s.indirect_svm);
+  s.indirect_svm = indirect;
+  try {
+    detail::set_indirect_svm(s.h.get(), s);
+  } catch (...) {
+    s.indirect_svm = std::move(old);
+    throw;
+  }
 }
 
 work_group_info kernel::work_group(const device& dev) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "anycl/kernel.hpp"
+#include "anycl/svm.hpp"
 #include "core/hooks.hpp"
 
 namespace anycl::detail {
@@ -37,7 +38,8 @@ struct kernel_state {
   std::mutex m;                       // held while arguments are set and the kernel enqueued
   std::vector<device_limits> limits;  // per device, filled on first launch there (under m)
   std::shared_ptr<first_launch_hook>
-      hook;  // the program's; dropped after this kernel's first launch
+      hook;                              // the program's; dropped after this kernel's first launch
+  std::vector<svm_memory> indirect_svm;  // kernel::use_svm's allocations (under m)
 
   /// The limits of device `dev` for this kernel, queried on first use there (call under m).
   const launch_limits& limits_for(cl_device_id dev);
@@ -50,6 +52,9 @@ kernel_state& require(const kernel& k, const char* what);
 /// The checks enqueue_kernel makes, without enqueuing (a command buffer records after them).
 void check_launch(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
                   std::size_t count);
+
+/// Sets `s.indirect_svm` as `raw`'s CL_KERNEL_EXEC_INFO_SVM_PTRS (call under s.m).
+void set_indirect_svm(cl_kernel raw, const kernel_state& s);
 
 /// A new cl_kernel of `k`'s program and name with `args` set (as checked by check_launch): a
 /// command buffer's own copy, which no later clSetKernelArg on `k` reaches.

@@ -12,6 +12,7 @@
 #include "core/check.hpp"
 #include "core/kernel_state.hpp"
 #include "core/queue_internal.hpp"
+#include "core/svm_state.hpp"
 #include "launch/command_buffer_state.hpp"
 
 namespace anycl {
@@ -65,8 +66,23 @@ detail::stored_arg store(const detail::kernel_arg& a) {
   } else if (a.k == detail::kernel_arg::kind::value) {
     const auto* p = static_cast<const unsigned char*>(a.value);
     s.value.assign(p, p + a.size);
+  } else if (a.k == detail::kernel_arg::kind::svm) {
+    s.svm = svm_memory::from_state(a.svm);
+    s.svm_ptr = const_cast<void*>(a.value);
   }
   return s;
+}
+
+// Remembers a native replay `ev` in the SVM allocations its launches use (emulated replays go
+// through enqueue_kernel, which does).
+void record_svm(const command_buffer_state& s, cl_event ev) {
+  for (const detail::recorded_command& c : s.commands) {
+    for (const detail::stored_arg& a : c.args) detail::svm_record(a.svm.state(), ev);
+    if (c.k != detail::recorded_command::kind::launch) continue;
+    detail::kernel_state* ks = c.kern.state();
+    std::lock_guard<std::mutex> lock(ks->m);
+    for (const svm_memory& m : ks->indirect_svm) detail::svm_record(m.state(), ev);
+  }
 }
 
 // The checks of a launch on the buffer's queue, and the arguments as recorded.
@@ -219,7 +235,9 @@ event command_buffer::enqueue(const wait_list& waits) {
   cl_event ev = nullptr;
   ANYCL_CHECK(s.khr->enqueue(0, nullptr, s.native->cb, waits.size(), waits.data(), &ev),
               "clEnqueueCommandBufferKHR", "a replay of ", s.commands.size(), " commands");
-  return s.last = event::adopt(ev);
+  s.last = event::adopt(ev);
+  record_svm(s, ev);
+  return s.last;
 }
 
 }  // namespace anycl

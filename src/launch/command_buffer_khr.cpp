@@ -49,6 +49,10 @@ std::vector<kernel_arg> as_kernel_args(const recorded_command& c) {
     out[i].value = a.value.data();
     out[i].mem = a.mem.get();
     if (a.k == kernel_arg::kind::memory) out[i].value = &out[i].mem;
+    if (a.k == kernel_arg::kind::svm) {
+      out[i].value = a.svm_ptr;
+      out[i].svm = a.svm.state();
+    }
   }
   return out;
 }

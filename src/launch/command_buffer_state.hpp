@@ -15,6 +15,7 @@
 #include "anycl/command_buffer.hpp"
 #include "anycl/detail/handle.hpp"
 #include "anycl/kernel.hpp"
+#include "anycl/svm.hpp"
 
 namespace anycl::detail {
 
@@ -37,6 +38,8 @@ struct stored_arg {
   std::size_t size = 0;
   std::vector<unsigned char> value;
   buffer mem;
+  svm_memory svm;           // kind::svm: the allocation, kept alive
+  void* svm_ptr = nullptr;  // kind::svm: the pointer
 };
 
 /// One recorded command.

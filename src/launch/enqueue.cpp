@@ -7,6 +7,7 @@
 #include "anycl/kernel.hpp"
 #include "core/check.hpp"
 #include "core/kernel_state.hpp"
+#include "core/svm_state.hpp"
 #include "launch/limits.hpp"
 
 namespace anycl::detail {
@@ -33,6 +34,7 @@ std::uint64_t check_args(kernel_state& s, const command_queue& q, kernel_arg* ar
                                 "': " + std::to_string(count) + " arguments given, it takes " +
                                 std::to_string(s.num_args));
   std::uint64_t local_bytes = 0;
+  cl_context ctx = nullptr;  // the queue's, asked for at the first SVM argument
   for (std::size_t i = 0; i < count; ++i) {
     kernel_arg& a = args[i];
     if (a.k == kernel_arg::kind::local) {
@@ -48,6 +50,12 @@ std::uint64_t check_args(kernel_state& s, const command_queue& q, kernel_arg* ar
             ", and OpenCL passes whole buffers; pass buffer.sub_buffer(...), or the whole buffer "
             "and an offset argument");
       a.value = &a.mem;
+    } else if (a.k == kernel_arg::kind::svm && a.svm != nullptr) {
+      if (ctx == nullptr)
+        ANYCL_CHECK(clGetCommandQueueInfo(q.get(), CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr),
+                    "clGetCommandQueueInfo", "CL_QUEUE_CONTEXT");
+      check_svm_context(a.svm, ctx,
+                        "launch of kernel '" + s.name + "': SVM argument " + std::to_string(i));
     }
   }
   return local_bytes;
@@ -56,6 +64,12 @@ std::uint64_t check_args(kernel_state& s, const command_queue& q, kernel_arg* ar
 void set_args(cl_kernel raw, const kernel_state& s, const kernel_arg* args, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     const kernel_arg& a = args[i];
+    if (a.k == kernel_arg::kind::svm) {
+      ANYCL_CHECK(clSetKernelArgSVMPointer(raw, static_cast<cl_uint>(i), a.value),
+                  "clSetKernelArgSVMPointer", "argument ", i, " (", a.value, ") of kernel '",
+                  s.name, "' in '", s.program_name, "'");
+      continue;
+    }
     const void* value = a.k == kernel_arg::kind::local ? nullptr : a.value;
     ANYCL_CHECK(clSetKernelArg(raw, static_cast<cl_uint>(i), a.size, value), "clSetKernelArg",
                 "argument ", i, " (", a.size, " bytes) of kernel '", s.name, "' in '",
@@ -63,7 +77,24 @@ void set_args(cl_kernel raw, const kernel_state& s, const kernel_arg* args, std:
   }
 }
 
+// Remembers the launch `ev` in the SVM allocations it uses, so that none is freed under it.
+void record_svm(const kernel_state& s, const kernel_arg* args, std::size_t count, cl_event ev) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (args[i].k == kernel_arg::kind::svm) svm_record(args[i].svm, ev);
+  for (const svm_memory& m : s.indirect_svm) svm_record(m.state(), ev);
+}
+
 }  // namespace
+
+void set_indirect_svm(cl_kernel raw, const kernel_state& s) {
+  if (s.indirect_svm.empty()) return;
+  std::vector<void*> ptrs;
+  for (const svm_memory& m : s.indirect_svm) ptrs.push_back(m.get());
+  ANYCL_CHECK(clSetKernelExecInfo(raw, CL_KERNEL_EXEC_INFO_SVM_PTRS, ptrs.size() * sizeof(void*),
+                                  ptrs.data()),
+              "clSetKernelExecInfo", "CL_KERNEL_EXEC_INFO_SVM_PTRS, ", ptrs.size(),
+              " allocations, of kernel '", s.name, "'");
+}
 
 void check_launch(const kernel& k, const command_queue& q, const nd_range& r, kernel_arg* args,
                   std::size_t count) {
@@ -84,6 +115,8 @@ handle<cl_kernel> kernel_with_args(const kernel& k, const kernel_arg* args, std:
   ANYCL_CHECK(status, "clCreateKernel", "a private copy of kernel '", s.name, "' in '",
               s.program_name, "' for a command buffer");
   set_args(own.get(), s, args, count);
+  std::lock_guard<std::mutex> lock(s.m);
+  set_indirect_svm(own.get(), s);
   return own;
 }
 
@@ -106,6 +139,7 @@ event enqueue_kernel(const kernel& k, const command_queue& q, const nd_range& r,
               r.global()[0], r.dims() > 1 ? " x " + std::to_string(r.global()[1]) : "",
               r.dims() > 2 ? " x " + std::to_string(r.global()[2]) : "");
   event out = event::adopt(ev);
+  record_svm(s, args, count, ev);
   if (s.hook) {
     std::shared_ptr<first_launch_hook> hook = std::move(s.hook);
     if (!hook->fired.exchange(true)) hook->launched(ev);

@@ -220,6 +220,21 @@ TEST_CASE("B-65 error codes that differ by driver give the same exception type",
   }
 }
 
+// B-74's device without SVM, in the two-platform process: Oclgrind is an OpenCL 1.2 device, which
+// has no CL_DEVICE_SVM_CAPABILITIES query at all.
+TEST_CASE("B-74 an SVM allocation on a device without SVM names its capabilities",
+          "[.env_two_platforms]") {
+  anycl::device d = anycl::select_device("oclgrind:0");
+  CHECK(d.svm_capabilities().to_string() == "none");
+  anycl::context ctx(d);
+  REQUIRE_THROWS_WHAT(anycl::svm_buffer<int>(ctx, 16), std::invalid_argument,
+                      Contains("svm_memory: device '" + d.name() +
+                               "' has no coarse-grained buffer SVM (CL_DEVICE_SVM_CAPABILITIES: "
+                               "none); use buffers"));
+  anycl::device pocl = anycl::select_device("portable:0");
+  CHECK(pocl.svm_capabilities().coarse_grain_buffer);
+}
+
 TEST_CASE("B-6 a requested device type that is absent lists the devices present", "[catalogue]") {
   basic_env e;
   std::string absent;
@@ -1980,4 +1995,79 @@ TEST_CASE(
   cb.update(launch, add, a, 4);
   cb.enqueue().wait();
   CHECK(e.queue.read(anycl::buffer_view<int>(a)) == std::vector<int>(64, 9));
+}
+
+TEST_CASE(
+    "B-74 SVM allocations, transfers and arguments outside their memory or context are refused "
+    "before the driver",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1 crashes (SIGSEGV) on a null fill pattern, copies and fills past an allocation's end
+  // without a word, takes host memory, freed memory and pointers past the end as SVM arguments,
+  // and returns a null pointer without a reason from clSVMAlloc. AnyCL checks each end against its
+  // allocation and context, and names the limit or capability.
+  anycl::program prog(e.ctx, "kernel void k(global int* a) { a[0] = 1; }", "b74.cl");
+  prog.build();
+  auto k = prog.function<anycl::svm_ptr<int>>("k");
+  anycl::svm_buffer<int> a(e.ctx, 64), b(e.ctx, 64);
+  int host[4] = {1, 2, 3, 4};
+  REQUIRE_THROWS_WHAT(e.queue.svm_fill_bytes(a.memory(), a.data(), 8, nullptr, 4),
+                      std::invalid_argument, Contains("svm_fill: null pattern"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_fill(a.ptr(60), 1, 8), std::out_of_range,
+                      Contains("svm_fill: 32 bytes at"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_copy(b.ptr(62), a, 4), std::out_of_range,
+                      Contains("svm copy destination: 16 bytes"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_read(host, a.ptr(62), 4), std::out_of_range,
+                      Contains("do not lie within the SVM allocation of 256 bytes"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_fill_bytes(a.memory(), a.data(), 12, "abc", 3),
+                      std::invalid_argument, Contains("pattern size 3 is not a power of two"));
+  REQUIRE_THROWS_WHAT(
+      e.queue.svm_fill_bytes(a.memory(), reinterpret_cast<char*>(a.data()) + 1, 8, "abcd", 4),
+      std::invalid_argument, Contains("offset 1 and size 8 must be multiples of the pattern"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_copy(a.ptr(1), a, 8), std::invalid_argument,
+                      Contains("of 32 bytes overlap"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_read(static_cast<int*>(nullptr), a, 4), std::invalid_argument,
+                      Contains("svm_read: null host pointer"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_write(a, static_cast<const int*>(nullptr), 4),
+                      std::invalid_argument, Contains("svm_write: null host pointer"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_map(a.ptr(32), 33), std::out_of_range,
+                      Contains("svm_map: 132 bytes"));
+  REQUIRE_THROWS_WHAT(a.ptr(65), std::out_of_range, Contains("svm_ptr +: 260 bytes"));
+  REQUIRE_THROWS_WHAT(anycl::svm_ptr<int>(a.memory(), host), std::out_of_range,
+                      Contains("svm_ptr: 0 bytes at"));
+  // Another context's allocation, as an argument, a transfer's end and an indirect allocation.
+  anycl::test::env other(anycl::test::fresh_context);
+  anycl::svm_buffer<int> foreign(other.ctx, 64);
+  REQUIRE_THROWS_WHAT(k(e.queue, anycl::nd_range{1}, foreign), std::invalid_argument,
+                      Contains("SVM argument 0: the SVM allocation belongs to another context"));
+  REQUIRE_THROWS_WHAT(e.queue.svm_copy(a, foreign, 4), std::invalid_argument,
+                      Contains("svm copy source: the SVM allocation belongs to another context"));
+  REQUIRE_THROWS_WHAT(k.kernel().use_svm({foreign.memory()}), std::invalid_argument,
+                      Contains("kernel::use_svm of kernel 'k': the SVM allocation belongs"));
+  REQUIRE_THROWS_WHAT(k.kernel().use_svm({anycl::svm_memory()}), std::invalid_argument,
+                      Contains("an empty SVM allocation"));
+  // Sizes: past the device's allocation limit, past size_t, in an empty context.
+  const cl_ulong limit = e.dev.max_alloc();
+  REQUIRE_THROWS_WHAT(anycl::svm_memory(e.ctx, static_cast<std::size_t>(limit) + 1),
+                      anycl::api_error,
+                      Contains("clSVMAlloc failed: CL_INVALID_BUFFER_SIZE (-61)") &&
+                          Contains("exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE"));
+  REQUIRE_THROWS_WHAT(anycl::svm_buffer<double>(e.ctx, static_cast<std::size_t>(-1) / 4),
+                      std::length_error, Contains("overflow size_t"));
+  REQUIRE_THROWS_WHAT(anycl::svm_memory(anycl::context(), 64), std::invalid_argument,
+                      Contains("svm_memory: the context is empty"));
+  // A device without the kind asked for: the capabilities named, and what to use instead.
+  anycl::svm_support coarse_only;
+  coarse_only.coarse_grain_buffer = true;
+  REQUIRE_THROWS_WHAT(coarse_only.require(anycl::svm_kind::fine_grain, "dev", "svm_memory"),
+                      std::invalid_argument,
+                      Contains("svm_memory: device 'dev' has no fine-grained buffer SVM "
+                               "(CL_DEVICE_SVM_CAPABILITIES: coarse-grained buffer); allocate "
+                               "svm_kind::coarse_grain and map it"));
+  REQUIRE_THROWS_WHAT(anycl::svm_support{}.require(anycl::svm_kind::coarse_grain, "old", "x"),
+                      std::invalid_argument,
+                      Contains("(CL_DEVICE_SVM_CAPABILITIES: none); use buffers"));
+  // The allocations are intact: a launch and a read still work.
+  k(e.queue, anycl::nd_range{1}, a).wait();
+  CHECK(e.queue.svm_read(a, 1)[0] == 1);
 }

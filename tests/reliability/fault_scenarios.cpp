@@ -585,6 +585,42 @@ void scenario_command_buffer() {
   }
 }
 
+/// Shared virtual memory: a list of nodes in one allocation and a table reaching others
+/// (kernel::use_svm), written, filled, mapped, walked and read back; every allocation ends freed
+/// after its commands.
+void scenario_svm() {
+  anycl::device dev = anycl::select_device();
+  if (!dev.svm_capabilities().coarse_grain_buffer) return;
+  anycl::context ctx(dev);
+  anycl::command_queue q(ctx, dev);
+  anycl::program prog(ctx,
+                      "kernel void sum(global int* const global* table, global int* out) {\n"
+                      "  int s = 0; for (int i = 0; i < 4; ++i) s += *table[i]; out[0] = s; }",
+                      "svm.cl");
+  prog.build();
+  auto sum = prog.function<anycl::svm_ptr<int* const>, anycl::svm_ptr<int>>("sum");
+  std::vector<anycl::svm_buffer<int>> cells;
+  std::vector<anycl::svm_memory> reached;
+  for (int i = 0; i < 4; ++i) {
+    cells.emplace_back(ctx, 16);
+    q.svm_fill(cells.back(), i + 1, 16);
+    reached.push_back(cells.back());
+  }
+  anycl::svm_buffer<int*> table(ctx, 4);
+  {
+    auto m = q.svm_map(table, 4, anycl::map_access::write);
+    for (std::size_t i = 0; i < 4; ++i) m[i] = cells[i].data() + i;
+  }
+  anycl::svm_buffer<int> out(ctx, 1), copy(ctx, 1);
+  sum.kernel().use_svm(reached);
+  sum(q, anycl::nd_range{1}, table, out);
+  q.svm_copy(copy, out, 1);
+  expect(q.svm_read(copy, 1)[0] == 10, "sum through SVM pointers");
+  const int five = 5;
+  q.svm_write(out, &five, 1);
+  expect(q.svm_read(out, 1)[0] == 5, "svm write and read");
+}
+
 void scenario_usable() {
   anycl::device dev = anycl::select_device();
   anycl::context ctx(dev);
@@ -705,6 +741,7 @@ int main(int argc, char** argv) {
       {"host-memory", scenario_host_memory},
       {"linked", scenario_linked},
       {"command-buffer", scenario_command_buffer},
+      {"svm", scenario_svm},
   };
   std::vector<std::string> chosen(argv + 1, argv + argc);
   for (const auto& c : chosen)
@@ -714,7 +751,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: %s [SCENARIO...] (default: all of select context-queue buffers "
           "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory linked "
-          "command-buffer); the fault "
+          "command-buffer svm); the fault "
           "comes "
           "from "
           "FAULT_FN, FAULT_NTH, FAULT_CODE, FAULT_EVERY with LD_PRELOAD of the fault shim\n",

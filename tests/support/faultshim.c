@@ -71,6 +71,13 @@
   X(clLinkProgram)                            \
   X(clSetEventCallback)                       \
   X(clSetKernelArg)                           \
+  X(clSetKernelArgSVMPointer)                 \
+  X(clSetKernelExecInfo)                      \
+  X(clSVMAlloc)                               \
+  X(clEnqueueSVMMemcpy)                       \
+  X(clEnqueueSVMMemFill)                      \
+  X(clEnqueueSVMMap)                          \
+  X(clEnqueueSVMUnmap)                        \
   X(clSetMemObjectDestructorCallback)         \
   X(clSetUserEventStatus)                     \
   X(clWaitForEvents)                          \
@@ -470,6 +477,42 @@ FAULTSHIM_STATUS(clSetKernelArg,
 FAULTSHIM_STATUS(clSetMemObjectDestructorCallback,
                  (cl_mem memobj, mem_notify pfn_notify, void* user_data),
                  (memobj, pfn_notify, user_data))
+FAULTSHIM_STATUS(clSetKernelArgSVMPointer,
+                 (cl_kernel kernel, cl_uint arg_index, const void* arg_value),
+                 (kernel, arg_index, arg_value))
+FAULTSHIM_STATUS(clSetKernelExecInfo,
+                 (cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
+                  const void* param_value),
+                 (kernel, param_name, param_value_size, param_value))
+FAULTSHIM_STATUS(clEnqueueSVMMemcpy,
+                 (cl_command_queue queue, cl_bool blocking, void* dst, const void* src, size_t size,
+                  cl_uint num_events, const cl_event* wait_list, cl_event* event),
+                 (queue, blocking, dst, src, size, num_events, wait_list, event))
+FAULTSHIM_STATUS(clEnqueueSVMMemFill,
+                 (cl_command_queue queue, void* svm_ptr, const void* pattern, size_t pattern_size,
+                  size_t size, cl_uint num_events, const cl_event* wait_list, cl_event* event),
+                 (queue, svm_ptr, pattern, pattern_size, size, num_events, wait_list, event))
+FAULTSHIM_STATUS(clEnqueueSVMMap,
+                 (cl_command_queue queue, cl_bool blocking, cl_map_flags flags, void* svm_ptr,
+                  size_t size, cl_uint num_events, const cl_event* wait_list, cl_event* event),
+                 (queue, blocking, flags, svm_ptr, size, num_events, wait_list, event))
+FAULTSHIM_STATUS(clEnqueueSVMUnmap,
+                 (cl_command_queue queue, void* svm_ptr, cl_uint num_events,
+                  const cl_event* wait_list, cl_event* event),
+                 (queue, svm_ptr, num_events, wait_list, event))
+
+// clSVMAlloc reports no status: a failed call returns NULL.
+typedef void*(CL_API_CALL* clSVMAlloc_type)(cl_context, cl_svm_mem_flags, size_t, cl_uint);
+CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                          cl_uint alignment) {
+  cl_int code_;
+  if (should_fail(id_clSVMAlloc, __builtin_return_address(0), &code_)) return NULL;
+  clSVMAlloc_type real_;
+  void* p_ = real(id_clSVMAlloc);
+  memcpy(&real_, &p_, sizeof real_);
+  return real_(context, flags, size, alignment);
+}
+
 FAULTSHIM_STATUS(clSetUserEventStatus, (cl_event event, cl_int execution_status),
                  (event, execution_status))
 FAULTSHIM_STATUS(clWaitForEvents, (cl_uint num_events, const cl_event* event_list),

@@ -93,6 +93,7 @@ device_info describe_device(const anycl::device& d) {
   i.fp64 = attempt([&] { return d.fp64(); });
   i.fp16 = attempt([&] { return d.has_extension("cl_khr_fp16"); });
   i.compiler_available = attempt([&] { return d.compiler_available(); });
+  i.svm = attempt([&] { return d.svm_capabilities().to_string(); });
   // Partitioning is OpenCL 1.2: a 1.1 device refuses both queries and gets empty fields.
   i.max_sub_devices = attempt([&] {
     return static_cast<unsigned long long>(d.info<cl_uint>(CL_DEVICE_PARTITION_MAX_SUB_DEVICES));
@@ -328,6 +329,7 @@ void device_lines(std::string& out, const std::string& in, const device_info& d,
   line(out, in, "max work-group size", work_group_text(d));
   line(out, in, "fp64 / fp16", or_unknown(d.fp64) + " / " + or_unknown(d.fp16));
   line(out, in, "compiler", compiler_text(d));
+  line(out, in, "SVM", or_unknown(d.svm));
   line(out, in, "sub-devices", sub_devices_text(d));
   if (!d.extensions) return;
   if (verbose) {
@@ -533,6 +535,7 @@ void device_json(json_writer& j, const device_info& d) {
   j.key("fp64").value(d.fp64);
   j.key("fp16").value(d.fp16);
   j.key("compiler_available").value(d.compiler_available);
+  j.key("svm").value(d.svm);
   j.key("sub_devices").begin_object();
   j.key("max").value(d.max_sub_devices);
   j.key("partition_properties").value(d.partition_properties);

@@ -25,6 +25,7 @@ struct device_info {
   std::string type;  ///< as device::type() and spec matching see it: the first of its type bits
   std::optional<std::vector<std::string>> type_bits;  ///< CL_DEVICE_TYPE: every bit it reports
   std::optional<std::string> vendor, version, opencl_c_version, driver_version;
+  std::optional<std::string> svm;  ///< CL_DEVICE_SVM_CAPABILITIES in words (svm_support)
   std::optional<unsigned long long> compute_units, max_clock_mhz, global_memory, local_memory,
       max_alloc, max_work_group_size, max_sub_devices;
   std::optional<std::vector<std::size_t>> max_work_item_sizes;
