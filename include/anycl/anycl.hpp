@@ -20,6 +20,7 @@
 #include "anycl/fft.hpp"
 #include "anycl/histogram.hpp"
 #include "anycl/host_view.hpp"
+#include "anycl/image.hpp"
 #include "anycl/indexing.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/kernel_loader.hpp"

@@ -14,6 +14,7 @@
 #include "anycl/device.hpp"
 #include "anycl/event.hpp"
 #include "anycl/export.hpp"
+#include "anycl/image.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/rect.hpp"
 #include "anycl/svm.hpp"
@@ -181,6 +182,35 @@ class ANYCL_EXPORT command_queue {
         map_bytes(view.buffer(), view.byte_offset(), view.bytes(), access, waits), view.size());
   }
 
+  // --- images (image.hpp): boxes of pixels at `origin` of `region` ({x, y, z}; a layer of an
+  // array is its last coordinate), checked against their images; a zero extent is a no-op.
+  // Host memory lays rows `row_pitch` and slices (layers) `slice_pitch` bytes apart (0: packed),
+  // and must hold its box: no check can see its size ---
+  /// Copies a box of `img` to host memory; returns once it is there (clEnqueueReadImage).
+  void read_image(const image& img, const image_point& origin, const image_point& region, void* dst,
+                  std::size_t row_pitch = 0, std::size_t slice_pitch = 0,
+                  const wait_list& waits = {}) const;
+  /// Copies host memory into a box of `img`; returns once it is on the device.
+  void write_image(const image& img, const image_point& origin, const image_point& region,
+                   const void* src, std::size_t row_pitch = 0, std::size_t slice_pitch = 0,
+                   const wait_list& waits = {}) const;
+  /// Copies a box between images of one format (or within one image, boxes apart).
+  event copy_image(const image& src, const image_point& src_origin, const image& dst,
+                   const image_point& dst_origin, const image_point& region,
+                   const wait_list& waits = {}) const;
+  /// Sets a box to `color`: cl_float4 for normalized and float formats, cl_int4 for signed and
+  /// cl_uint4 for unsigned integer ones (std::invalid_argument for another).
+  event fill_image(const image& img, const cl_float4& color, const image_point& origin,
+                   const image_point& region, const wait_list& waits = {}) const;
+  event fill_image(const image& img, const cl_int4& color, const image_point& origin,
+                   const image_point& region, const wait_list& waits = {}) const;
+  event fill_image(const image& img, const cl_uint4& color, const image_point& origin,
+                   const image_point& region, const wait_list& waits = {}) const;
+  /// Maps a box for host access, blocking until it is there.
+  mapped_image map_image(const image& img, const image_point& origin, const image_point& region,
+                         map_access access = map_access::read_write,
+                         const wait_list& waits = {}) const;
+
   // --- SVM (svm.hpp): each end an svm_ptr<T> or an svm_buffer<T>; ranges are checked against
   // their allocations, which must belong to the queue's context; zero counts are no-ops ---
   /// Copies `count` elements from `src` to `dst` on the device (clEnqueueSVMMemcpy); overlapping
@@ -321,6 +351,8 @@ class ANYCL_EXPORT command_queue {
   command_queue(detail::handle<cl_command_queue> h, cl_device_id dev) noexcept
       : h_(std::move(h)), device_(dev) {}
   static void check_host_size(std::size_t host, std::size_t device);
+  event fill_image_raw(const image& img, const void* color, char kind, const image_point& origin,
+                       const image_point& region, const wait_list& waits) const;
   template <class T>
   static rect_side view_box(const char* what, const char* side, const buffer_view<T>& v,
                             const rect_side& s, const rect_region& region) {

@@ -20,10 +20,11 @@ struct ANYCL_EXPORT handle_counts {
   long programs = 0;
   long kernels = 0;
   long events = 0;
+  long samplers = 0;
 
   /// The sum over all types.
   long total() const noexcept {
-    return devices + contexts + queues + mems + programs + kernels + events;
+    return devices + contexts + queues + mems + programs + kernels + events + samplers;
   }
   /// "cl_context 1, cl_mem 2" listing the non-zero types; "none" when all are zero.
   std::string to_string() const;

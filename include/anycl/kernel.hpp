@@ -94,12 +94,13 @@ namespace detail {
 
 /// One kernel argument as the launcher sees it.
 struct kernel_arg {
-  enum class kind : unsigned char { value, memory, local, svm };
-  std::size_t size = 0;         ///< bytes of the value, or of __local memory
-  const void* value = nullptr;  ///< the value (kind::value), the SVM pointer (kind::svm)
-  cl_mem mem = nullptr;         ///< the buffer (kind::memory)
-  std::size_t offset = 0;       ///< a buffer_view's byte offset: non-zero is refused at launch
-  svm_state* svm = nullptr;     ///< the pointer's allocation (kind::svm; null for a null pointer)
+  enum class kind : unsigned char { value, memory, local, svm, sampler };
+  std::size_t size = 0;          ///< bytes of the value, or of __local memory
+  const void* value = nullptr;   ///< the value (kind::value), the SVM pointer (kind::svm)
+  cl_mem mem = nullptr;          ///< the buffer (kind::memory)
+  std::size_t offset = 0;        ///< a buffer_view's byte offset: non-zero is refused at launch
+  svm_state* svm = nullptr;      ///< the pointer's allocation (kind::svm; null for a null pointer)
+  cl_sampler sampler = nullptr;  ///< the sampler (kind::sampler)
   kind k = kind::value;
 };
 
@@ -169,8 +170,18 @@ event launch(const kernel& k, const command_queue& q, const nd_range& r, const w
   return enqueue_kernel(k, q, r, args.data(), args.size(), waits);
 }
 
-/// Throws std::invalid_argument unless the kernel has `expected` arguments.
-ANYCL_EXPORT void check_arity(const kernel& k, std::size_t expected);
+/// What a kernel_function parameter type is for the checks of check_arity: 'i' an image, 's' a
+/// sampler, '-' anything else (specialised in image.hpp).
+template <class T>
+struct param_kind {
+  static constexpr char value = '-';
+};
+
+/// Throws std::invalid_argument unless the kernel has `expected` arguments, and, where the driver
+/// keeps argument info, unless parameter i is an image or a sampler exactly where `kinds[i]` (of
+/// param_kind) says so: drivers crash launching a buffer given for an image, or an image for a
+/// sampler (POCL 3.1).
+ANYCL_EXPORT void check_arity(const kernel& k, std::size_t expected, const char* kinds);
 
 /// Converts a call argument to the declared parameter type T, except that a buffer given for a
 /// buffer_view parameter passes straight through (a temporary view would retain and release the
@@ -198,7 +209,8 @@ class kernel_function {
   kernel_function() = default;
   /// Throws std::invalid_argument if the kernel does not take sizeof...(Ts) arguments.
   explicit kernel_function(anycl::kernel k) : k_(std::move(k)) {
-    detail::check_arity(k_, sizeof...(Ts));
+    static constexpr char kinds[] = {detail::param_kind<Ts>::value..., '\0'};
+    detail::check_arity(k_, sizeof...(Ts), kinds);
   }
   kernel_function(const program& prog, const std::string& name)
       : kernel_function(anycl::kernel(prog, name)) {}

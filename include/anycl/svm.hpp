@@ -195,12 +195,11 @@ struct arg_traits<svm_ptr<T>> {
     return a;
   }
 };
+/// A buffer passes its first element's pointer.
 template <class T>
 struct arg_traits<svm_buffer<T>> {
   static kernel_arg make(const svm_buffer<T>& b) noexcept {
-    kernel_arg a;
-    a.k = kernel_arg::kind::svm;
-    a.size = sizeof(void*);
+    kernel_arg a = arg_traits<svm_ptr<T>>::make(svm_ptr<T>());
     a.value = b.data();
     a.svm = b.memory().state();
     return a;

@@ -12,7 +12,8 @@ namespace anycl::detail {
 namespace {
 
 struct live_counters {
-  std::atomic<long> devices{0}, contexts{0}, queues{0}, mems{0}, programs{0}, kernels{0}, events{0};
+  std::atomic<long> devices{0}, contexts{0}, queues{0}, mems{0}, programs{0}, kernels{0}, events{0},
+      samplers{0};
 };
 
 live_counters& counters() noexcept {
@@ -48,6 +49,7 @@ ANYCL_DEFINE_HANDLE_TRAITS(cl_mem, mems, clRetainMemObject, clReleaseMemObject)
 ANYCL_DEFINE_HANDLE_TRAITS(cl_program, programs, clRetainProgram, clReleaseProgram)
 ANYCL_DEFINE_HANDLE_TRAITS(cl_kernel, kernels, clRetainKernel, clReleaseKernel)
 ANYCL_DEFINE_HANDLE_TRAITS(cl_event, events, clRetainEvent, clReleaseEvent)
+ANYCL_DEFINE_HANDLE_TRAITS(cl_sampler, samplers, clRetainSampler, clReleaseSampler)
 #undef ANYCL_DEFINE_HANDLE_TRAITS
 #undef ANYCL_COUNT
 
@@ -71,6 +73,7 @@ std::string handle_counts::to_string() const {
   add("cl_program", programs);
   add("cl_kernel", kernels);
   add("cl_event", events);
+  add("cl_sampler", samplers);
   return out.empty() ? "none" : out;
 }
 
@@ -93,6 +96,7 @@ handle_counts live_handles() noexcept {
   h.programs = c.programs.load();
   h.kernels = c.kernels.load();
   h.events = c.events.load();
+  h.samplers = c.samplers.load();
 #endif
   return h;
 }

@@ -40,6 +40,8 @@ struct kernel_state {
   std::shared_ptr<first_launch_hook>
       hook;                              // the program's; dropped after this kernel's first launch
   std::vector<svm_memory> indirect_svm;  // kernel::use_svm's allocations (under m)
+  std::string
+      param_kinds;  // per parameter 'i' image, 's' sampler, '-' other, '?' unknown (under m)
 
   /// The limits of device `dev` for this kernel, queried on first use there (call under m).
   const launch_limits& limits_for(cl_device_id dev);

@@ -66,6 +66,8 @@ detail::stored_arg store(const detail::kernel_arg& a) {
   } else if (a.k == detail::kernel_arg::kind::value) {
     const auto* p = static_cast<const unsigned char*>(a.value);
     s.value.assign(p, p + a.size);
+  } else if (a.k == detail::kernel_arg::kind::sampler) {
+    s.smp = detail::handle<cl_sampler>::retain(a.sampler);
   } else if (a.k == detail::kernel_arg::kind::svm) {
     s.svm = svm_memory::from_state(a.svm);
     s.svm_ptr = const_cast<void*>(a.value);
@@ -126,6 +128,7 @@ command_buffer::command_buffer(const command_queue& queue, command_buffer_mode m
       why = "the platform of device '" + queue.device().name() +
             "' lists cl_khr_command_buffer but gives no entry points for it";
   }
+  s_->native_required = mode == command_buffer_mode::native;
   if (!why.empty() && mode == command_buffer_mode::native)
     throw std::invalid_argument("command_buffer (native): " + why +
                                 "; use command_buffer_mode::automatic to emulate it");
@@ -157,6 +160,24 @@ std::size_t append(command_buffer_state& s, recorded_command c, const char* what
   s.commands.push_back(std::move(c));
   return s.commands.size() - 1;
 }
+// POCL 3.1 aborts (a failed mutex assertion) recording a launch with a sampler argument: such a
+// launch makes an automatic buffer emulated, and is refused by a native one (call under s.m, or
+// while only this thread knows the buffer).
+void avoid_native_samplers(command_buffer_state& s, const std::vector<detail::stored_arg>& args) {
+  if (s.khr == nullptr) return;
+  for (const detail::stored_arg& a : args) {
+    if (a.k != detail::kernel_arg::kind::sampler) continue;
+    if (s.native_required)
+      throw std::invalid_argument(
+          "command_buffer (native): a launch with a sampler argument, which drivers crash "
+          "recording (POCL 3.1 aborts); declare the sampler in the kernel (const sampler_t) or "
+          "use command_buffer_mode::automatic, which emulates such a buffer");
+    if (s.native && s.last) s.last.wait();
+    s.native.reset();
+    s.khr = nullptr;
+    return;
+  }
+}
 }  // namespace
 
 std::size_t command_buffer::record_launch(const kernel& k, const nd_range& r,
@@ -166,6 +187,10 @@ std::size_t command_buffer::record_launch(const kernel& k, const nd_range& r,
   c.args = checked_args(s, k, r, args, count);
   c.kern = k;
   c.range = r;
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    if (s.recording) avoid_native_samplers(s, c.args);
+  }
   return append(s, std::move(c), "launch");
 }
 
@@ -183,6 +208,7 @@ void command_buffer::update_launch(std::size_t index, const kernel& k,
                                   " launches another kernel than the one given (update takes the "
                                   "kernel_function recorded there, or a copy of it)");
     stored = checked_args(s, k, s.commands[index].range, args, count);
+    avoid_native_samplers(s, stored);
     s.commands[index].args = std::move(stored);
     // Recorded again, with the new arguments, at the next enqueue; a pending replay keeps the
     // old recording (and its kernels) until it is done.

@@ -49,6 +49,8 @@ std::vector<kernel_arg> as_kernel_args(const recorded_command& c) {
     out[i].value = a.value.data();
     out[i].mem = a.mem.get();
     if (a.k == kernel_arg::kind::memory) out[i].value = &out[i].mem;
+    out[i].sampler = a.smp.get();
+    if (a.k == kernel_arg::kind::sampler) out[i].value = &out[i].sampler;
     if (a.k == kernel_arg::kind::svm) {
       out[i].value = a.svm_ptr;
       out[i].svm = a.svm.state();

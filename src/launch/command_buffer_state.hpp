@@ -38,6 +38,7 @@ struct stored_arg {
   std::size_t size = 0;
   std::vector<unsigned char> value;
   buffer mem;
+  handle<cl_sampler> smp;   // kind::sampler: retained
   svm_memory svm;           // kind::svm: the allocation, kept alive
   void* svm_ptr = nullptr;  // kind::svm: the pointer
 };
@@ -69,6 +70,7 @@ struct command_buffer_state {
   command_queue queue;
   const khr_command_buffer* khr = nullptr;  // null: emulated
   bool simultaneous = false;                // the device replays a buffer while one is pending
+  bool native_required = false;             // command_buffer_mode::native was asked for
   bool recording = true;                    // until the first enqueue
   std::vector<recorded_command> commands;
   std::unique_ptr<native_recording> native;  // made at the first enqueue, again after update()

@@ -2,6 +2,7 @@
 // The launch step: arguments checked and set, and the kernel enqueued, under the kernel's lock.
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
 #include "anycl/command_queue.hpp"
 #include "anycl/kernel.hpp"
@@ -12,7 +13,35 @@
 
 namespace anycl::detail {
 
-void check_arity(const kernel& k, std::size_t expected) {
+namespace {
+
+// Each parameter as param_kind sees it, from its CL_KERNEL_ARG_TYPE_NAME ('?' where the driver
+// keeps none; POCL keeps type names even without -cl-kernel-arg-info, and not the names).
+std::string param_kinds_of(cl_kernel raw, cl_uint count, const std::string& name) {
+  std::string out;
+  for (cl_uint i = 0; i < count; ++i) {
+    std::size_t size = 0;
+    cl_int st = clGetKernelArgInfo(raw, i, CL_KERNEL_ARG_TYPE_NAME, 0, nullptr, &size);
+    if (st == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) return std::string(count, '?');
+    ANYCL_CHECK(st, "clGetKernelArgInfo", "CL_KERNEL_ARG_TYPE_NAME of argument ", i, " of '", name,
+                "'");
+    std::string type(size, '\0');
+    ANYCL_CHECK(clGetKernelArgInfo(raw, i, CL_KERNEL_ARG_TYPE_NAME, size, type.data(), nullptr),
+                "clGetKernelArgInfo", "CL_KERNEL_ARG_TYPE_NAME of argument ", i, " of '", name,
+                "'");
+    type.resize(type.find('\0') == std::string::npos ? type.size() : type.find('\0'));
+    out += type.rfind("image", 0) == 0 ? 'i' : type == "sampler_t" ? 's' : '-';
+  }
+  return out;
+}
+
+const char* kind_name(char kind) {
+  return kind == 'i' ? "an image" : kind == 's' ? "a sampler" : "neither an image nor a sampler";
+}
+
+}  // namespace
+
+void check_arity(const kernel& k, std::size_t expected, const char* kinds) {
   kernel_state& s = require(k, "kernel_function");
   if (s.num_args != expected)
     throw std::invalid_argument("kernel '" + s.name + "' in '" + s.program_name + "' takes " +
@@ -20,6 +49,16 @@ void check_arity(const kernel& k, std::size_t expected) {
                                 " arguments; the kernel_function type "
                                 "lists " +
                                 std::to_string(expected));
+  std::lock_guard<std::mutex> lock(s.m);
+  if (s.param_kinds.empty()) s.param_kinds = param_kinds_of(s.h.get(), s.num_args, s.name);
+  for (std::size_t i = 0; i < expected; ++i) {
+    const char have = s.param_kinds[i], want = kinds[i];
+    if (have == '?' || have == want) continue;
+    throw std::invalid_argument("kernel '" + s.name + "' in '" + s.program_name + "': parameter " +
+                                std::to_string(i) + " is " + kind_name(have) +
+                                ", and the kernel_function type gives " + kind_name(want) +
+                                " there (anycl::image for image*_t, anycl::sampler for sampler_t)");
+  }
 }
 
 namespace {
@@ -50,6 +89,11 @@ std::uint64_t check_args(kernel_state& s, const command_queue& q, kernel_arg* ar
             ", and OpenCL passes whole buffers; pass buffer.sub_buffer(...), or the whole buffer "
             "and an offset argument");
       a.value = &a.mem;
+    } else if (a.k == kernel_arg::kind::sampler) {
+      if (a.sampler == nullptr)
+        throw std::invalid_argument("launch of kernel '" + s.name + "': argument " +
+                                    std::to_string(i) + " is an empty sampler");
+      a.value = &a.sampler;
     } else if (a.k == kernel_arg::kind::svm && a.svm != nullptr) {
       if (ctx == nullptr)
         ANYCL_CHECK(clGetCommandQueueInfo(q.get(), CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr),

@@ -621,6 +621,48 @@ void scenario_svm() {
   expect(q.svm_read(out, 1)[0] == 5, "svm write and read");
 }
 
+/// Images and samplers: formats listed, a 2-D image made from host data, filled, copied, mapped,
+/// read by a kernel through a sampler (a command buffer's recording too), read back.
+void scenario_images() {
+  anycl::device dev = anycl::select_device();
+  if (dev.info<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) != CL_TRUE) return;
+  anycl::context ctx(dev);
+  anycl::command_queue q(ctx, dev);
+  const anycl::image_format f{CL_R, CL_FLOAT};
+  std::vector<float> host(8 * 8);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i);
+  anycl::image a(ctx, anycl::image_type::image2d, f, {8, 8, 1, 1}, host.data());
+  anycl::image b(ctx, anycl::image_type::image2d, f, {8, 8, 1, 1});
+  q.fill_image(b, cl_float4{{-1.0f, 0, 0, 0}}, {0, 0, 0}, b.region());
+  q.copy_image(a, {0, 0, 0}, b, {0, 0, 0}, {4, 8, 1});
+  {
+    anycl::mapped_image m = q.map_image(b, {4, 0, 0}, {4, 8, 1}, anycl::map_access::write);
+    for (std::size_t y = 0; y < 8; ++y)
+      for (std::size_t x = 0; x < 4; ++x) *m.pixel<float>(x, y) = host[y * 8 + 4 + x];
+  }
+  anycl::program prog(ctx,
+                      "kernel void k(read_only image2d_t i, sampler_t s, global float* o) {\n"
+                      "  int x = get_global_id(0), y = get_global_id(1);\n"
+                      "  o[y * 8 + x] = read_imagef(i, s, (int2)(x, y)).x; }",
+                      "images.cl");
+  prog.build();
+  auto k = prog.function<anycl::image, anycl::sampler, anycl::buffer_view<float>>("k");
+  anycl::sampler s(ctx, false, anycl::addressing_mode::clamp, anycl::filter_mode::nearest);
+  anycl::buffer out(ctx, host.size() * sizeof(float));
+  anycl::command_buffer cb(q);
+  cb.launch(k, anycl::nd_range{{8, 8}}, b, s, out);
+  expect_equal(q.read(anycl::buffer_view<float>(out), cb.enqueue()), host,
+               "image through a sampler");
+  std::vector<float> back(host.size());
+  q.read_image(b, {0, 0, 0}, b.region(), back.data());
+  expect_equal(back, host, "image read back");
+  q.write_image(a, {0, 0, 0}, {8, 8, 1}, back.data());
+  expect(!anycl::image::supported_formats(ctx, anycl::image_type::image2d,
+                                          anycl::memory_access::read_only)
+              .empty(),
+         "image formats listed");
+}
+
 void scenario_usable() {
   anycl::device dev = anycl::select_device();
   anycl::context ctx(dev);
@@ -742,6 +784,7 @@ int main(int argc, char** argv) {
       {"linked", scenario_linked},
       {"command-buffer", scenario_command_buffer},
       {"svm", scenario_svm},
+      {"images", scenario_images},
   };
   std::vector<std::string> chosen(argv + 1, argv + argc);
   for (const auto& c : chosen)
@@ -751,7 +794,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: %s [SCENARIO...] (default: all of select context-queue buffers "
           "loader-cold loader-warm events arrays blas-gemm fft-c2c host-memory linked "
-          "command-buffer svm); the fault "
+          "command-buffer svm images); the fault "
           "comes "
           "from "
           "FAULT_FN, FAULT_NTH, FAULT_CODE, FAULT_EVERY with LD_PRELOAD of the fault shim\n",

@@ -78,6 +78,14 @@
   X(clEnqueueSVMMemFill)                      \
   X(clEnqueueSVMMap)                          \
   X(clEnqueueSVMUnmap)                        \
+  X(clCreateImage)                            \
+  X(clGetSupportedImageFormats)               \
+  X(clCreateSamplerWithProperties)            \
+  X(clEnqueueReadImage)                       \
+  X(clEnqueueWriteImage)                      \
+  X(clEnqueueCopyImage)                       \
+  X(clEnqueueFillImage)                       \
+  X(clEnqueueMapImage)                        \
   X(clSetMemObjectDestructorCallback)         \
   X(clSetUserEventStatus)                     \
   X(clWaitForEvents)                          \
@@ -93,6 +101,7 @@
   X(clRetainContext)                          \
   X(clRetainDevice)                           \
   X(clRetainEvent)                            \
+  X(clRetainSampler)                          \
   X(clRetainKernel)                           \
   X(clRetainMemObject)                        \
   X(clRetainProgram)                          \
@@ -100,6 +109,7 @@
   X(clReleaseContext)                         \
   X(clReleaseDevice)                          \
   X(clReleaseEvent)                           \
+  X(clReleaseSampler)                         \
   X(clReleaseKernel)                          \
   X(clReleaseMemObject)                       \
   X(clReleaseProgram)
@@ -501,6 +511,47 @@ FAULTSHIM_STATUS(clEnqueueSVMUnmap,
                   const cl_event* wait_list, cl_event* event),
                  (queue, svm_ptr, num_events, wait_list, event))
 
+FAULTSHIM_CREATE(cl_mem, clCreateImage,
+                 (cl_context context, cl_mem_flags flags, const cl_image_format* format,
+                  const cl_image_desc* desc, void* host_ptr, cl_int* errcode_ret),
+                 (context, flags, format, desc, host_ptr, errcode_ret))
+FAULTSHIM_STATUS(clGetSupportedImageFormats,
+                 (cl_context context, cl_mem_flags flags, cl_mem_object_type type,
+                  cl_uint num_entries, cl_image_format* formats, cl_uint* num_formats),
+                 (context, flags, type, num_entries, formats, num_formats))
+FAULTSHIM_CREATE(cl_sampler, clCreateSamplerWithProperties,
+                 (cl_context context, const cl_sampler_properties* properties, cl_int* errcode_ret),
+                 (context, properties, errcode_ret))
+FAULTSHIM_STATUS(clEnqueueReadImage,
+                 (cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t* origin,
+                  const size_t* region, size_t row_pitch, size_t slice_pitch, void* ptr,
+                  cl_uint num_events, const cl_event* wait_list, cl_event* event),
+                 (queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events,
+                  wait_list, event))
+FAULTSHIM_STATUS(clEnqueueWriteImage,
+                 (cl_command_queue queue, cl_mem image, cl_bool blocking, const size_t* origin,
+                  const size_t* region, size_t row_pitch, size_t slice_pitch, const void* ptr,
+                  cl_uint num_events, const cl_event* wait_list, cl_event* event),
+                 (queue, image, blocking, origin, region, row_pitch, slice_pitch, ptr, num_events,
+                  wait_list, event))
+FAULTSHIM_STATUS(clEnqueueCopyImage,
+                 (cl_command_queue queue, cl_mem src, cl_mem dst, const size_t* src_origin,
+                  const size_t* dst_origin, const size_t* region, cl_uint num_events,
+                  const cl_event* wait_list, cl_event* event),
+                 (queue, src, dst, src_origin, dst_origin, region, num_events, wait_list, event))
+FAULTSHIM_STATUS(clEnqueueFillImage,
+                 (cl_command_queue queue, cl_mem image, const void* color, const size_t* origin,
+                  const size_t* region, cl_uint num_events, const cl_event* wait_list,
+                  cl_event* event),
+                 (queue, image, color, origin, region, num_events, wait_list, event))
+FAULTSHIM_CREATE(void*, clEnqueueMapImage,
+                 (cl_command_queue queue, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                  const size_t* origin, const size_t* region, size_t* row_pitch,
+                  size_t* slice_pitch, cl_uint num_events, const cl_event* wait_list,
+                  cl_event* event, cl_int* errcode_ret),
+                 (queue, image, blocking, flags, origin, region, row_pitch, slice_pitch, num_events,
+                  wait_list, event, errcode_ret))
+
 // clSVMAlloc reports no status: a failed call returns NULL.
 typedef void*(CL_API_CALL* clSVMAlloc_type)(cl_context, cl_svm_mem_flags, size_t, cl_uint);
 CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
@@ -521,6 +572,7 @@ FAULTSHIM_REFCOUNT(clRetainCommandQueue, cl_command_queue)
 FAULTSHIM_REFCOUNT(clRetainContext, cl_context)
 FAULTSHIM_REFCOUNT(clRetainDevice, cl_device_id)
 FAULTSHIM_REFCOUNT(clRetainEvent, cl_event)
+FAULTSHIM_REFCOUNT(clRetainSampler, cl_sampler)
 FAULTSHIM_REFCOUNT(clRetainKernel, cl_kernel)
 FAULTSHIM_REFCOUNT(clRetainMemObject, cl_mem)
 FAULTSHIM_REFCOUNT(clRetainProgram, cl_program)
@@ -528,6 +580,7 @@ FAULTSHIM_REFCOUNT(clReleaseCommandQueue, cl_command_queue)
 FAULTSHIM_REFCOUNT(clReleaseContext, cl_context)
 FAULTSHIM_REFCOUNT(clReleaseDevice, cl_device_id)
 FAULTSHIM_REFCOUNT(clReleaseEvent, cl_event)
+FAULTSHIM_REFCOUNT(clReleaseSampler, cl_sampler)
 FAULTSHIM_REFCOUNT(clReleaseKernel, cl_kernel)
 FAULTSHIM_REFCOUNT(clReleaseMemObject, cl_mem)
 FAULTSHIM_REFCOUNT(clReleaseProgram, cl_program)

@@ -9,7 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "anycl/context.hpp"
 #include "anycl/error.hpp"
+#include "anycl/image.hpp"
 #include "anycl/platform.hpp"
 #include "anycl/version.hpp"
 #include "cli.hpp"
@@ -29,6 +31,17 @@ auto attempt(F f) -> std::optional<decltype(f())> {
   } catch (const std::invalid_argument&) {
     return std::nullopt;
   }
+}
+
+// The read-write 2-D image formats of `d`, as "CL_RGBA/CL_UNORM_INT8" (none without images).
+std::vector<std::string> image_formats(const anycl::device& d) {
+  std::vector<std::string> out;
+  if (d.info<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) != CL_TRUE) return out;
+  const anycl::context ctx(d);
+  for (const auto& f : anycl::image::supported_formats(ctx, anycl::image_type::image2d,
+                                                       anycl::memory_access::read_write))
+    out.push_back(f.to_string());
+  return out;
 }
 
 std::vector<std::string> words(const std::string& s) {
@@ -105,6 +118,7 @@ device_info describe_device(const anycl::device& d) {
     return names;
   });
   i.extensions = attempt([&] { return words(d.extensions()); });
+  i.image_formats = attempt([&] { return image_formats(d); });
   return i;
 }
 }  // namespace
@@ -331,12 +345,16 @@ void device_lines(std::string& out, const std::string& in, const device_info& d,
   line(out, in, "compiler", compiler_text(d));
   line(out, in, "SVM", or_unknown(d.svm));
   line(out, in, "sub-devices", sub_devices_text(d));
-  if (!d.extensions) return;
-  if (verbose) {
-    line(out, in, "extensions", join(*d.extensions, " "));
-  } else {
-    line(out, in, "extensions", std::to_string(d.extensions->size()) + " (--verbose lists them)");
+  if (d.extensions) {
+    line(out, in, "extensions",
+         verbose ? join(*d.extensions, " ")
+                 : std::to_string(d.extensions->size()) + " (--verbose lists them)");
   }
+  if (d.image_formats)
+    line(out, in, "image formats",
+         verbose
+             ? join(*d.image_formats, " ")
+             : std::to_string(d.image_formats->size()) + " 2-D read-write (--verbose lists them)");
 }
 
 std::string device_text(const device_info& d, bool verbose) {
@@ -540,6 +558,7 @@ void device_json(json_writer& j, const device_info& d) {
   j.key("max").value(d.max_sub_devices);
   j.key("partition_properties").value(d.partition_properties);
   j.end_object();
+  j.key("image_formats").value(d.image_formats);
   j.key("extensions").value(d.extensions);
   j.end_object();
 }

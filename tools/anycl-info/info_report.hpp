@@ -32,6 +32,8 @@ struct device_info {
   std::optional<bool> available, fp64, fp16, compiler_available;
   std::optional<std::vector<std::string>> partition_properties;  ///< "equally", "by_counts", ...
   std::optional<std::vector<std::string>> extensions;
+  /// Read-write 2-D image formats (image::supported_formats), none without image support.
+  std::optional<std::vector<std::string>> image_formats;
   anycl::device device;
 };
 

@@ -33,6 +33,7 @@ ANYCL_DECLARE_HANDLE_TRAITS(cl_mem);
 ANYCL_DECLARE_HANDLE_TRAITS(cl_program);
 ANYCL_DECLARE_HANDLE_TRAITS(cl_kernel);
 ANYCL_DECLARE_HANDLE_TRAITS(cl_event);
+ANYCL_DECLARE_HANDLE_TRAITS(cl_sampler);
 #undef ANYCL_DECLARE_HANDLE_TRAITS
 
 /// Owns one reference to a `Raw` object: copying retains, moving steals, destruction releases.
