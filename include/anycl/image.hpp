@@ -148,13 +148,7 @@ struct param_kind<sampler> {
 };
 template <>
 struct arg_traits<image> {
-  static kernel_arg make(const image& i) noexcept {
-    kernel_arg a;
-    a.k = kernel_arg::kind::memory;
-    a.size = sizeof(cl_mem);
-    a.mem = i.get();
-    return a;
-  }
+  static kernel_arg make(const image& i) noexcept { return memory_arg(i.get()); }
 };
 template <>
 struct arg_traits<sampler> {

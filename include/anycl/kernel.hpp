@@ -129,15 +129,17 @@ struct arg_traits {
     return a;
   }
 };
+/// A cl_mem argument (a buffer or an image).
+inline kernel_arg memory_arg(cl_mem mem) noexcept {
+  kernel_arg a;
+  a.k = kernel_arg::kind::memory;
+  a.size = sizeof(cl_mem);
+  a.mem = mem;
+  return a;
+}
 template <>
 struct arg_traits<buffer> {
-  static kernel_arg make(const buffer& b) noexcept {
-    kernel_arg a;
-    a.k = kernel_arg::kind::memory;
-    a.size = sizeof(cl_mem);
-    a.mem = b.get();
-    return a;
-  }
+  static kernel_arg make(const buffer& b) noexcept { return memory_arg(b.get()); }
 };
 /// A view passes its buffer; a view with an offset needs a sub-buffer, which is refused at launch.
 template <class T>

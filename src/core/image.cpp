@@ -9,6 +9,7 @@
 #include <string>
 
 #include "anycl/device.hpp"
+#include "core/buffer_create.hpp"
 #include "core/check.hpp"
 #include "core/image_checks.hpp"
 #include "core/process.hpp"
@@ -168,7 +169,7 @@ std::vector<image_format> image::supported_formats(const anycl::context& ctx, im
   detail::check_not_forked();
   if (!ctx) throw std::invalid_argument("image::supported_formats: the context is empty");
   const cl_mem_object_type t = detail::image_object_type(type);
-  const cl_mem_flags flags = detail::image_flags(access);
+  const cl_mem_flags flags = detail::flags_of(access);
   cl_uint n = 0;
   ANYCL_CHECK(clGetSupportedImageFormats(ctx.get(), flags, t, 0, nullptr, &n),
               "clGetSupportedImageFormats", detail::image_type_name(type));
@@ -194,7 +195,7 @@ image::image(const anycl::context& ctx, image_type type, const image_format& for
   if (!ctx) throw std::invalid_argument("image: the context is empty");
   detail::check_image_create(ctx, type, format, extent, access);
   cl_image_desc desc = detail::image_desc(type, extent);
-  cl_mem_flags flags = detail::image_flags(access);
+  cl_mem_flags flags = detail::flags_of(access);
   if (data != nullptr) {
     const image_point whole = region();
     detail::check_host_pitches("image", format.pixel_size(), type, whole, row_pitch, slice_pitch);

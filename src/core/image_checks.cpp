@@ -27,12 +27,6 @@ cl_mem_object_type image_object_type(image_type type) {
   return CL_MEM_OBJECT_IMAGE2D;
 }
 
-cl_mem_flags image_flags(memory_access access) {
-  return access == memory_access::read_only    ? CL_MEM_READ_ONLY
-         : access == memory_access::write_only ? CL_MEM_WRITE_ONLY
-                                               : CL_MEM_READ_WRITE;
-}
-
 const char* image_type_name(image_type type) {
   switch (type) {
     case image_type::image1d:

@@ -12,7 +12,6 @@
 namespace anycl::detail {
 
 cl_mem_object_type image_object_type(image_type type);
-cl_mem_flags image_flags(memory_access access);
 /// "2-D image", "1-D image array", ...
 const char* image_type_name(image_type type);
 /// The cl_image_desc of an image of `type` and `extent` (no pitches, no buffer).

@@ -11,6 +11,7 @@
 
 #include "anycl/device.hpp"
 #include "anycl/error.hpp"
+#include "core/buffer_create.hpp"
 #include "core/check.hpp"
 #include "core/process.hpp"
 #include "core/svm_state.hpp"
@@ -118,9 +119,7 @@ void check_svm_context(const svm_state* s, cl_context ctx, const std::string& wh
 namespace {
 
 cl_svm_mem_flags svm_flags(svm_kind kind, memory_access access) {
-  cl_svm_mem_flags f = access == memory_access::read_only    ? CL_MEM_READ_ONLY
-                       : access == memory_access::write_only ? CL_MEM_WRITE_ONLY
-                                                             : CL_MEM_READ_WRITE;
+  cl_svm_mem_flags f = detail::flags_of(access);
   if (kind != svm_kind::coarse_grain) f |= CL_MEM_SVM_FINE_GRAIN_BUFFER;
   if (kind == svm_kind::fine_grain_atomics) f |= CL_MEM_SVM_ATOMICS;
   return f;
