@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "anycl/buffer.hpp"
@@ -28,6 +29,9 @@ struct ANYCL_EXPORT image_format {
   std::size_t pixel_size() const;
   /// "CL_RGBA/CL_UNORM_INT8" (a number for a value OpenCL does not define).
   std::string to_string() const;
+  /// The format to_string() names: "CL_RGBA/CL_UNORM_INT8", in any case and with the "CL_"
+  /// prefixes optional ("r/float"). std::invalid_argument listing the names otherwise.
+  static image_format parse(std::string_view text);
   /// What a kernel reads and fill_image takes: 'f' (read_imagef: normalized and float types),
   /// 'i' (read_imagei: signed integers) or 'u' (read_imageui: unsigned integers).
   char read_kind() const;

@@ -38,11 +38,15 @@ struct local_memory {
 /// Where a kernel argument lives (CL_KERNEL_ARG_ADDRESS_QUALIFIER).
 enum class address_space { global, local, constant, private_ };
 
+/// How a kernel may use an image argument (CL_KERNEL_ARG_ACCESS_QUALIFIER); none for the rest.
+enum class access_qualifier { none, read_only, write_only, read_write };
+
 /// One argument's declaration, known when the program was built with -cl-kernel-arg-info.
 struct kernel_arg_info {
   std::string name;       ///< CL_KERNEL_ARG_NAME
   std::string type_name;  ///< CL_KERNEL_ARG_TYPE_NAME, e.g. "float*"
   address_space space = address_space::private_;
+  access_qualifier access = access_qualifier::none;
 };
 
 /// What a kernel needs on one device (clGetKernelWorkGroupInfo).

@@ -3,6 +3,7 @@
 #include "core/image_checks.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -74,28 +75,40 @@ image_point image_limits(image_type type, const image_extent& e) {
 
 namespace {
 
-// The devices' largest extents for `type`: width, height, depth, layers.
-image_extent device_limits(const device& d, image_type type) {
+// A device's largest extent along one axis, and the query that reports it.
+struct axis_limit {
+  std::size_t value = 1;
+  const char* query = "";
+};
+
+// The device's largest width, height, depth and layer count for `type` (1 where it has no such
+// axis). 1-D images share the 2-D width.
+std::array<axis_limit, 4> device_limits(const device& d, image_type type) {
   const bool three = type == image_type::image3d;
-  const auto q = [&](cl_device_info p) { return d.info<std::size_t>(p); };
-  image_extent lim;
-  lim.width = q(three ? CL_DEVICE_IMAGE3D_MAX_WIDTH : CL_DEVICE_IMAGE2D_MAX_WIDTH);
-  lim.height = q(three ? CL_DEVICE_IMAGE3D_MAX_HEIGHT : CL_DEVICE_IMAGE2D_MAX_HEIGHT);
-  lim.depth = three ? q(CL_DEVICE_IMAGE3D_MAX_DEPTH) : 1;
   const bool array = type == image_type::image1d_array || type == image_type::image2d_array;
-  lim.layers = array ? q(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE) : 1;
+  const auto q = [&](cl_device_info p, const char* name) {
+    return axis_limit{d.info<std::size_t>(p), name};
+  };
+  std::array<axis_limit, 4> lim;
+  lim[0] = three ? q(CL_DEVICE_IMAGE3D_MAX_WIDTH, "CL_DEVICE_IMAGE3D_MAX_WIDTH")
+                 : q(CL_DEVICE_IMAGE2D_MAX_WIDTH, "CL_DEVICE_IMAGE2D_MAX_WIDTH");
+  lim[1] = three ? q(CL_DEVICE_IMAGE3D_MAX_HEIGHT, "CL_DEVICE_IMAGE3D_MAX_HEIGHT")
+                 : q(CL_DEVICE_IMAGE2D_MAX_HEIGHT, "CL_DEVICE_IMAGE2D_MAX_HEIGHT");
+  if (three) lim[2] = q(CL_DEVICE_IMAGE3D_MAX_DEPTH, "CL_DEVICE_IMAGE3D_MAX_DEPTH");
+  if (array) lim[3] = q(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE");
   return lim;
 }
 
-void check_extent(const char* type_name, const char* axis, std::size_t value, std::size_t limit,
-                  const std::string& device, bool has_axis) {
+void check_extent(const char* type_name, const char* axis, std::size_t value,
+                  const axis_limit& limit, const std::string& device, bool has_axis) {
   if (!has_axis && value != 1)
     throw std::invalid_argument(
         cat("image: a ", type_name, " has no ", axis, " (", value, " given; leave it 1)"));
   if (value == 0) throw std::invalid_argument(cat("image: ", axis, " 0 (at least 1)"));
-  if (value > limit)
+  if (value > limit.value)
     throw std::invalid_argument(cat("image: ", axis, " ", value, " exceeds '", device,
-                                    "''s limit of ", limit, " for a ", type_name));
+                                    "''s limit of ", limit.value, " for a ", type_name, " (",
+                                    limit.query, ")"));
 }
 
 }  // namespace
@@ -108,13 +121,13 @@ void check_image_create(const context& ctx, image_type type, const image_format&
     if (d.info<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) != CL_TRUE)
       throw std::invalid_argument("image: device '" + d.name() +
                                   "' has no images (CL_DEVICE_IMAGE_SUPPORT is false)");
-    const image_extent lim = device_limits(d, type);
+    const std::array<axis_limit, 4> lim = device_limits(d, type);
     const bool has_height = type == image_type::image2d || type == image_type::image2d_array ||
                             type == image_type::image3d;
-    check_extent(name, "width", extent.width, lim.width, d.name(), true);
-    check_extent(name, "height", extent.height, lim.height, d.name(), has_height);
-    check_extent(name, "depth", extent.depth, lim.depth, d.name(), type == image_type::image3d);
-    check_extent(name, "layer count", extent.layers, lim.layers, d.name(),
+    check_extent(name, "width", extent.width, lim[0], d.name(), true);
+    check_extent(name, "height", extent.height, lim[1], d.name(), has_height);
+    check_extent(name, "depth", extent.depth, lim[2], d.name(), type == image_type::image3d);
+    check_extent(name, "layer count", extent.layers, lim[3], d.name(),
                  type == image_type::image1d_array || type == image_type::image2d_array);
   }
   const auto formats = image::supported_formats(ctx, type, access);

@@ -145,6 +145,14 @@ std::optional<kernel_arg_info> kernel::arg_info(cl_uint index) const {
                : q == CL_KERNEL_ARG_ADDRESS_LOCAL    ? address_space::local
                : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? address_space::constant
                                                      : address_space::private_;
+  cl_kernel_arg_access_qualifier a = CL_KERNEL_ARG_ACCESS_NONE;
+  ANYCL_CHECK(
+      clGetKernelArgInfo(s.h.get(), index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(a), &a, nullptr),
+      "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
+  info.access = a == CL_KERNEL_ARG_ACCESS_READ_ONLY    ? access_qualifier::read_only
+                : a == CL_KERNEL_ARG_ACCESS_WRITE_ONLY ? access_qualifier::write_only
+                : a == CL_KERNEL_ARG_ACCESS_READ_WRITE ? access_qualifier::read_write
+                                                       : access_qualifier::none;
   return info;
 }
 

@@ -13,6 +13,7 @@ namespace {
 
 using anycl::image_point;
 using anycl::image_type;
+using Catch::Matchers::Contains;
 
 const anycl::image_format rgba8{CL_RGBA, CL_UNORM_INT8};
 const anycl::image_format r_float{CL_R, CL_FLOAT};
@@ -220,6 +221,21 @@ TEST_CASE("image: 3-D images in kernels and command buffers, samplers kept by th
   CHECK(e.queue.read(anycl::buffer_view<float>(res)) == a);
 }
 
+TEST_CASE("image: argument info names each image's access qualifier", "[image]") {
+  anycl::test::env e;
+  anycl::program prog = anycl::test::build(e.ctx, "tests/cl_kernels/images.cl",
+                                           anycl::build_options{}.flag("-cl-kernel-arg-info"));
+  const anycl::kernel twice(prog, "double3d"), sample(prog, "sample");
+  const auto in = twice.arg_info(0), out = twice.arg_info(1), s = sample.arg_info(1);
+  REQUIRE(in);
+  REQUIRE(out);
+  REQUIRE(s);
+  CHECK(in->access == anycl::access_qualifier::read_only);
+  CHECK(out->access == anycl::access_qualifier::write_only);
+  CHECK(s->access == anycl::access_qualifier::none);
+  CHECK(s->type_name == "sampler_t");
+}
+
 TEST_CASE("image: formats, sizes and samplers are described", "[image]") {
   anycl::test::env e;
   // OpenCL's minimum set for read-write 2-D images includes RGBA UNORM_INT8 and R FLOAT.
@@ -233,6 +249,20 @@ TEST_CASE("image: formats, sizes and samplers are described", "[image]") {
   CHECK((anycl::image_format{CL_RGB, CL_UNORM_SHORT_565}.pixel_size()) == 2);
   CHECK(r_uint.read_kind() == 'u');
   CHECK((anycl::image_format{CL_RG, CL_SIGNED_INT16}.read_kind()) == 'i');
+  // parse() reads what to_string() writes, in any case and without the CL_ prefixes.
+  for (const anycl::image_format& f : formats)
+    CHECK(anycl::image_format::parse(f.to_string()) == f);
+  CHECK(anycl::image_format::parse("r/float") == r_float);
+  CHECK(anycl::image_format::parse("cl_rgba/Unorm_Int8") == rgba8);
+  CHECK(anycl::image_format::parse("rx/float").order == static_cast<cl_channel_order>(CL_Rx));
+  REQUIRE_THROWS_WHAT(anycl::image_format::parse("rgba"), std::invalid_argument,
+                      Contains("'rgba' is not ORDER/TYPE"));
+  REQUIRE_THROWS_WHAT(anycl::image_format::parse("rgb8/float"), std::invalid_argument,
+                      Contains("unknown channel order 'rgb8'; orders: R, A, RG"));
+  REQUIRE_THROWS_WHAT(anycl::image_format::parse("CL_R/CL_FLOAT32"), std::invalid_argument,
+                      Contains("unknown channel type 'CL_FLOAT32'; types: SNORM_INT8"));
+  REQUIRE_THROWS_WHAT(anycl::image_format::parse("/"), std::invalid_argument,
+                      Contains("unknown channel order ''"));
   anycl::image img(e.ctx, image_type::image2d_array, rgba8, {8, 4, 1, 3});
   CHECK(img.region() == image_point{8, 4, 3});
   cl_image_format raw{};

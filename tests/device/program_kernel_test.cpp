@@ -157,6 +157,7 @@ TEST_CASE("kernel: argument info with -cl-kernel-arg-info", "[kernel]") {
   CHECK(a3->name == "y");
   CHECK(a3->type_name == "float*");
   CHECK(a3->space == anycl::address_space::global);
+  CHECK(a3->access == anycl::access_qualifier::none);
   auto g = anycl::kernel(prog, "group_sum").arg_info(2);
   REQUIRE(g);
   CHECK(g->space == anycl::address_space::local);

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # The shipped kernels under Oclgrind (label slow): the [kernels] tests of anycl-reliability-tests
+# (and the image tests of anycl-device-tests)
 # run with --check-api --data-races --uninitialized (every Oclgrind check), and any message in
 # Oclgrind's log fails the test (Oclgrind's exit code is the application's). Included from tests/reliability/CMakeLists.txt.
 find_program(ANYCL_OCLGRIND oclgrind)
@@ -7,11 +8,16 @@ if(NOT ANYCL_OCLGRIND)
   message(STATUS "oclgrind not found: oclgrind-kernels is not registered (apt-get install oclgrind)")
   return()
 endif()
+# anycl_oclgrind_test(name tags checks [EXE target] [ENV ...]): EXE defaults to
+# anycl-reliability-tests.
 function(anycl_oclgrind_test name tags checks)
-  cmake_parse_arguments(T "" "" "ENV" ${ARGN})
+  cmake_parse_arguments(T "" "EXE" "ENV" ${ARGN})
+  if(NOT T_EXE)
+    set(T_EXE anycl-reliability-tests)
+  endif()
   set(work ${CMAKE_BINARY_DIR}/oclgrind/${name})
   add_test(NAME ${name}
-    COMMAND ${CMAKE_COMMAND} -DOCLGRIND=${ANYCL_OCLGRIND} -DEXE=$<TARGET_FILE:anycl-reliability-tests>
+    COMMAND ${CMAKE_COMMAND} -DOCLGRIND=${ANYCL_OCLGRIND} -DEXE=$<TARGET_FILE:${T_EXE}>
             "-DTAGS=${tags}" "-DCHECKS=${checks}" -DLOG=${work}/oclgrind.log
             -P ${CMAKE_CURRENT_SOURCE_DIR}/run_oclgrind.cmake)
   # No disk cache: every kernel is compiled from source by Oclgrind's own compiler. A context per
@@ -32,3 +38,7 @@ anycl_oclgrind_test(oclgrind-kernels-gpu "kernels: reduce.cl reductions equal*,k
                     "--check-api;--data-races;--uninitialized" ENV "ANYCL_LAUNCH_SHAPE=gpu")
 anycl_oclgrind_test(oclgrind-kernels-axis-gpu "[kernels_axis]" "--check-api;--data-races"
                     ENV "ANYCL_LAUNCH_SHAPE=gpu")
+# Images and samplers (Oclgrind supports them; it has no SVM, whose refusal is catalogue row
+# B-74): the [image] tests of the device suite, every check on.
+anycl_oclgrind_test(oclgrind-images "[image]" "--check-api;--data-races;--uninitialized"
+                    EXE anycl-device-tests)

@@ -266,5 +266,97 @@ anycl_tool_test(tool-run-struct-buffer-size 1
   "given 'inout:float:3:range' \\(12 bytes, not a whole number of 'point_t', 8 bytes each\\)"
   CMD ${run_tool} ${typedefs} shift --global 2 inout:float:3:range float2:1,2)
 anycl_tool_test(tool-run-image-parameter 1
-  "argument 0 'img' of kernel 'picture' is declared '__global image2d_t', given 'in:float:4'; anycl-run cannot pass a 'image2d_t' \\(it passes values"
+  "argument 0 'img' of kernel 'picture' is declared '__global image2d_t', given 'in:float:4' \\(a __global buffer\\); pass image2d:FORMAT:SIZES\\[:INIT\\]"
   CMD ${run_tool} ${typedefs} picture --global 1 in:float:4 out:float:1)
+
+# --- SVM, images and samplers (tests/tools/run/images.cl) ---
+set(images ${run_cl}/images.cl)
+# y = 2 * x + y in SVM: both allocations print afterwards.
+anycl_tool_test(tool-run-svm 0
+  "arg 2 'x' svm float\\[4\\]: 0 1 2 3\narg 3 'y' svm float\\[4\\]: 1 3 5 7\n"
+  CMD ${run_tool} ${saxpy} --global 4 uint:4 float:2 svm:float:4:range svm:float:4:fill=1)
+# 255 - (0, 1, 2, ...): the read_only input is not printed, the write_only output is.
+anycl_tool_test(tool-run-image-invert 0
+  "kernel time: [^\n]*\narg 1 'out' image2d CL_R/CL_UNSIGNED_INT8 uchar 3x2: 255 254 253 252 251 250\n$"
+  CMD ${run_tool} ${images} invert --global 3,2 image2d:r/unsigned_int8:3,2:range
+      image2d:CL_R/CL_UNSIGNED_INT8:3,2)
+# A linear sampler between pixels x and x + 1 of rows 0 1 2 and 3 4 5: the means, clamped at
+# the edge.
+anycl_tool_test(tool-run-sampler-linear 0 "arg 2 'out' out float\\[6\\]: 0\\.5 1\\.5 2 3\\.5 4\\.5 5\n"
+  CMD ${run_tool} ${images} between --global 3,2 image2d:r/float:3,2:range
+      sampler:clamp_to_edge:linear out:float:6)
+# Nearest: the pixel to the right of each, the last one clamped.
+anycl_tool_test(tool-run-sampler-nearest 0 "arg 2 'out' out float\\[6\\]: 1 2 2 4 5 5\n"
+  CMD ${run_tool} ${images} between --global 3,2 image2d:r/float:3,2:range
+      sampler:clamp_to_edge:nearest:unnormalized out:float:6)
+anycl_tool_test(tool-run-image-array 0
+  "arg 0 'out' image2d_array CL_R/CL_SIGNED_INT32 int 2x2x2: 0 1 10 11 100 101 110 111\n"
+  CMD ${run_tool} ${images} layer_ids --global 2,2,2 image2d_array:r/signed_int32:2,2,2)
+# Layers 0, 1, 2 of range: x, x + 4, x + 8 summed.
+anycl_tool_test(tool-run-image1d-array 0 "arg 2 'out' out int\\[4\\]: 12 15 18 21\n"
+  CMD ${run_tool} ${images} sum_layers --global 4 image1d_array:r/signed_int32:4,3:range int:3
+      out:int:4)
+# file=: the raw pixels "0123456789abcdef" of a 4x1 RGBA image (48..57, 97..102), inverted.
+anycl_run_steps_test(tool-run-image-file 0
+  "uchar4 4x1: \\(207,206,205,204\\) \\(203,202,201,200\\) \\(199,198,158,157\\) \\(156,155,154,153\\)\n"
+  WRITE "pixels.bin=0123456789abcdef"
+  CMD ${run_tool} ${images} invert --global 4,1 image2d:rgba/unsigned_int8:4,1:file=pixels.bin
+      image2d:rgba/unsigned_int8:4,1)
+# clamp (not clamp_to_edge): past the edge is the border colour, 0, so the last means are
+# (2 + 0) / 2 and (5 + 0) / 2.
+anycl_run_steps_test(tool-run-image-json 0 "\"kernel\": \"between\""
+  CMD ${run_tool} ${images} between --json --global 3,2 image2d:r/float:3,2:range
+      sampler:clamp:linear out:float:6
+  JSON "args#=3" "args.0.kind=image" "args.0.image=image2d" "args.0.format=CL_R/CL_FLOAT"
+       "args.0.sizes#=2" "args.0.sizes.0=3" "args.0.sizes.1=2" "args.0.type=float"
+       "args.0.count=6" "args.0.bytes=24" "args.0.init=range" "args.0.declared=__global image2d_t"
+       "args.1.kind=sampler" "args.1.sampler=clamp:linear:unnormalized" "args.1.declared=sampler_t"
+       "args.2.values.0=0.5" "args.2.values.2=1" "args.2.values.5=2.5")
+# --out: an image's pixels, packed row by row: 255 - 5 = 0xfa last.
+anycl_run_steps_test(tool-run-image-out-dir 0 "wrote res/arg1_out\\.bin \\(6 bytes\\)"
+  CMD ${run_tool} ${images} invert --global 3,2 --out res image2d:r/unsigned_int8:3,2:range
+      image2d:r/unsigned_int8:3,2
+  FILES "res/arg1_out.bin:6:0:ff" "res/arg1_out.bin:6:5:fa")
+# Bad image and sampler specs are bad usage; specs that do not fit the kernel, or a format or
+# size the device refuses, are runtime failures naming the argument or the limit.
+anycl_tool_test(tool-run-image-bad-format 2
+  "argument 'image2d:r/uint8:3,2': image_format: unknown channel type 'uint8'; types: SNORM_INT8.*usage:"
+  CMD ${run_tool} ${images} invert --global 3,2 image2d:r/uint8:3,2 image2d:r/uint8:3,2)
+anycl_tool_test(tool-run-image-bad-sizes 2 "argument 'image2d:r/float:3': an image2d takes 2 sizes \\(W,H\\), got '3'"
+  CMD ${run_tool} ${images} invert --global 3 image2d:r/float:3 image2d:r/float:3)
+anycl_tool_test(tool-run-sampler-repeat-unnormalized 2
+  "argument 'sampler:repeat:linear': repeat needs normalized coordinates: add ':normalized'"
+  CMD ${run_tool} ${images} between --global 3,2 image2d:r/float:3,2 sampler:repeat:linear
+      out:float:6)
+anycl_tool_test(tool-run-image-type-mismatch 1
+  "argument 0 'in' of kernel 'invert' is declared '__global image2d_t', given 'image3d:r/float:2,2,2' \\(an image3d\\); pass image2d:FORMAT:SIZES\\[:INIT\\]"
+  CMD ${run_tool} ${images} invert --global 2,2 image3d:r/float:2,2,2 image2d:r/float:2,2)
+anycl_tool_test(tool-run-sampler-for-buffer 1
+  "argument 2 'out' of kernel 'between' is declared '__global float\\*', given 'sampler:clamp:nearest' \\(a sampler\\); pass in:float:COUNT"
+  CMD ${run_tool} ${images} between --global 3,2 image2d:r/float:3,2 sampler:clamp:nearest
+      sampler:clamp:nearest)
+anycl_tool_test(tool-run-image-format-unsupported 1
+  "format CL_RG/CL_SIGNED_INT16 is not supported for a 2-D image array here; supported: "
+  CMD ${run_tool} ${images} layer_ids --global 2,2,2 image2d_array:rg/signed_int16:2,2,2)
+anycl_tool_test(tool-run-image-too-wide 1
+  "image: width 100000000 exceeds '[^']*''s limit of [0-9]+ for a 2-D image \\(CL_DEVICE_IMAGE2D_MAX_WIDTH\\)"
+  CMD ${run_tool} ${images} invert --global 1,1 image2d:r/unsigned_int8:100000000,1
+      image2d:r/unsigned_int8:1,1)
+anycl_tool_test(tool-run-image-file-wrong-size 1
+  "file=[^ ]*saxpy\\.cl holds [0-9]+ bytes; 6 x uchar4 needs 24 \\(4 bytes each\\)"
+  CMD ${run_tool} ${images} invert --global 3,2 image2d:rgba/unsigned_int8:3,2:file=${run_cl}/saxpy.cl
+      image2d:rgba/unsigned_int8:3,2)
+# Oclgrind (an OpenCL 1.2 device with images and no SVM): images run there, SVM is refused naming
+# the device's capabilities.
+if(ANYCL_OCLGRIND_ICD)  # found by anycl_info_tests.cmake
+  set(grind_vendors ${CMAKE_BINARY_DIR}/tool-run-oclgrind-vendors)
+  file(WRITE ${grind_vendors}/oclgrind.icd "${ANYCL_OCLGRIND_ICD}\n")
+  anycl_tool_test(tool-run-image-oclgrind 0
+    "invert [^\n]* on 'Oclgrind Simulator'.*arg 1 'out' image2d CL_R/CL_UNSIGNED_INT8 uchar 3x2: 255 254 253 252 251 250\n"
+    CMD ${run_tool} ${images} invert --global 3,2 image2d:r/unsigned_int8:3,2:range
+        image2d:r/unsigned_int8:3,2
+    ENV "OCL_ICD_VENDORS=${grind_vendors}")
+  anycl_tool_test(tool-run-svm-oclgrind 1 "CL_DEVICE_SVM_CAPABILITIES"
+    CMD ${run_tool} ${saxpy} --global 4 uint:4 float:2 svm:float:4:range svm:float:4
+    ENV "OCL_ICD_VENDORS=${grind_vendors}")
+endif()

@@ -42,7 +42,8 @@ std::string what_fits(address_space space, const std::string& t) {
   const std::string elem = pointee == "void" ? "TYPE" : pointee;
   switch (space) {
     case address_space::global:
-      return "in:" + elem + ":COUNT, out:" + elem + ":COUNT or inout:" + elem + ":COUNT";
+      return "in:" + elem + ":COUNT, out:" + elem + ":COUNT, inout:" + elem +
+             ":COUNT or svm:" + elem + ":COUNT";
     case address_space::constant:
       return "in:" + elem + ":COUNT (__constant memory is read-only)";
     case address_space::local:
@@ -120,9 +121,12 @@ std::string memory_mismatch(const kernel_arg_info& p, bool pointer, const std::s
   const bool space_ok =
       want_buffer ? (p.space == address_space::global || p.space == address_space::constant)
                   : p.space == address_space::local;
-  if (!space_ok || !pointer)
-    return std::string(" (") + (want_buffer ? "a __global buffer" : "__local memory") + ")" + fits;
-  if (p.space == address_space::constant && a.kind != arg_kind::in)
+  const char* given = a.kind == arg_kind::svm ? "SVM memory"
+                      : want_buffer           ? "a __global buffer"
+                                              : "__local memory";
+  if (!space_ok || !pointer) return std::string(" (") + given + ")" + fits;
+  // SVM is the caller's memory, read-write: a kernel reading it through __constant is fine.
+  if (p.space == address_space::constant && a.kind != arg_kind::in && a.kind != arg_kind::svm)
     return std::string(" (") + kind_name(a.kind) + ": the kernel cannot write __constant memory)" +
            fits;
   if (pointee != "void" && pointee != a.type.name())
@@ -130,13 +134,59 @@ std::string memory_mismatch(const kernel_arg_info& p, bool pointer, const std::s
   return "";
 }
 
-// OpenCL C's opaque types: anycl-run has no spec for them yet.
+// OpenCL C's opaque types: images, samplers and the ones anycl-run has no spec for.
 bool opaque_type(const std::string& t) {
   static const char* const prefixes[] = {"image",       "sampler_t", "pipe",        "queue_t",
                                          "clk_event_t", "event_t",   "reserve_id_t"};
   for (const char* p : prefixes)
     if (t.rfind(p, 0) == 0) return true;
   return false;
+}
+
+// The image types anycl-run makes, as OpenCL C names them.
+bool image_param(const std::string& t, anycl::image_type& type) {
+  for (anycl::image_type x :
+       {anycl::image_type::image1d, anycl::image_type::image1d_array, anycl::image_type::image2d,
+        anycl::image_type::image2d_array, anycl::image_type::image3d})
+    if (t == std::string(image_type_word(x)) + "_t") {
+      type = x;
+      return true;
+    }
+  return false;
+}
+
+// A spec's kind in a message: "(a value)", "(an image1d)".
+std::string given_phrase(const arg_spec& a) {
+  switch (a.kind) {
+    case arg_kind::scalar:
+      return " (a value)";
+    case arg_kind::image:
+      return std::string(" (an ") + image_type_word(a.image.type) + ")";
+    case arg_kind::sampler:
+      return " (a sampler)";
+    case arg_kind::local:
+      return " (__local memory)";
+    case arg_kind::svm:
+      return " (SVM memory)";
+    default:
+      return " (a __global buffer)";
+  }
+}
+
+// As argument_mismatch, for an opaque parameter type `t`: images and samplers take their specs;
+// the other opaque types (pipes, depth images, image buffers, queues) cannot be passed.
+std::string opaque_mismatch(const std::string& t, const arg_spec& a) {
+  anycl::image_type type{};
+  if (image_param(t, type)) {
+    if (a.kind == arg_kind::image && a.image.type == type) return "";
+    return given_phrase(a) + "; pass " + image_type_word(type) + ":FORMAT:SIZES[:INIT]";
+  }
+  if (t == "sampler_t")
+    return a.kind == arg_kind::sampler ? "" : given_phrase(a) + "; pass sampler:ADDRESSING:FILTER";
+  return "; anycl-run cannot pass a '" + t +
+         "' (it passes values and vectors of OpenCL C scalar types, buffers and SVM of them, "
+         "__local memory, image1d_t, image1d_array_t, image2d_t, image2d_array_t, image3d_t and "
+         "sampler_t)";
 }
 
 // The parameter's type after the source's typedefs, and whether anycl-run knows it.
@@ -191,10 +241,12 @@ std::string argument_mismatch(const kernel_arg_info& p, const arg_spec& a,
   const resolved_param r = resolve(p, types.aliases);
   if (r.known && r.t != r.declared)
     assumed = "'" + r.declared + "' is '" + r.t + "' (a typedef in the source)";
-  if (!r.known && opaque_type(r.pointer ? r.pointee : r.t))
-    return "; anycl-run cannot pass a '" + r.t +
-           "' (it passes values and vectors of OpenCL C scalar types, buffers of them and "
-           "__local memory; no images, samplers or pipes)";
+  if (!r.known && opaque_type(r.pointer ? r.pointee : r.t)) return opaque_mismatch(r.t, a);
+  if (a.kind == arg_kind::image || a.kind == arg_kind::sampler)
+    return given_phrase(a) + "; pass " +
+           what_fits(p.space, r.known     ? r.t
+                              : r.pointer ? "void*"
+                                          : "TYPE");
   if (!r.known) return unknown_mismatch(p, r, a, types, assumed);
   const std::string fits = "; pass " + what_fits(p.space, r.t);
   if (a.kind == arg_kind::scalar) return value_mismatch(p, r.t, r.pointer, a, fits);

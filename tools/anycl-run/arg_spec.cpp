@@ -166,6 +166,8 @@ std::size_t parse_count(std::string_view text) {
   return n;
 }
 
+}  // namespace
+
 buffer_init parse_init(std::string_view text, const element_type& type) {
   buffer_init init;
   init.text = std::string(text);
@@ -203,6 +205,8 @@ buffer_init parse_init(std::string_view text, const element_type& type) {
   }
   return init;
 }
+
+namespace {
 
 // SplitMix64 (Steele, Lea, Flood 2014): a small generator with a fixed, documented output, so a
 // seed gives the same buffer everywhere (std:: distributions differ between libraries).
@@ -279,6 +283,12 @@ const char* kind_name(arg_kind k) noexcept {
       return "inout";
     case arg_kind::local:
       return "local";
+    case arg_kind::svm:
+      return "svm";
+    case arg_kind::image:
+      return "image";
+    case arg_kind::sampler:
+      return "sampler";
     case arg_kind::scalar:
       break;
   }
@@ -322,6 +332,17 @@ const char* const arg_spec_help =
     "  inout:TYPE:COUNT[:INIT]  a buffer the kernel reads and writes; printed afterwards\n"
     "  out:TYPE:COUNT           a buffer of zeros the kernel writes; printed afterwards\n"
     "  local:TYPE:COUNT         __local memory of COUNT elements per work-group\n"
+    "  svm:TYPE:COUNT[:INIT]    a coarse-grained shared virtual memory allocation, passed as a\n"
+    "                           pointer; printed afterwards\n"
+    "  IMAGE:FORMAT:SIZES[:INIT]  an image; printed afterwards when the kernel may write it:\n"
+    "                           image1d:FORMAT:W, image2d:FORMAT:W,H, image3d:FORMAT:W,H,D,\n"
+    "                           image1d_array:FORMAT:W,LAYERS, image2d_array:FORMAT:W,H,LAYERS\n"
+    "                           FORMAT is ORDER/TYPE as anycl-info lists them: CL_RGBA/CL_FLOAT,\n"
+    "                           or r/unorm_int8 (any case, CL_ optional); a pixel holds one value\n"
+    "                           per channel in its stored type (CL_UNORM_INT8: uchar)\n"
+    "  sampler:ADDRESSING:FILTER[:COORDS]  a sampler: ADDRESSING none, clamp_to_edge, clamp,\n"
+    "                           repeat or mirrored_repeat; FILTER nearest or linear; COORDS\n"
+    "                           unnormalized (the default) or normalized\n"
     "TYPE: char uchar short ushort int uint long ulong float double, or a vector of one with\n"
     "2, 3, 4, 8 or 16 components (float4); a 3-vector takes the room of a 4-vector.\n"
     "INIT (default zero):\n"
@@ -332,12 +353,13 @@ const char* const arg_spec_help =
 
 namespace {
 
-// The kind of memory a spec's first field names (in, out, inout, local); nothing for a TYPE.
+// The kind of memory a spec's first field names (in, out, inout, local, svm); nothing for a TYPE.
 std::optional<arg_kind> memory_kind(std::string_view head) {
   if (head == "in") return arg_kind::in;
   if (head == "out") return arg_kind::out;
   if (head == "inout") return arg_kind::inout;
   if (head == "local") return arg_kind::local;
+  if (head == "svm") return arg_kind::svm;
   return std::nullopt;
 }
 
@@ -375,8 +397,10 @@ element_type value_type(std::string_view head) {
   } catch (const std::invalid_argument& e) {
     if (head.find_first_of("0123456789") == 0 || head.find('=') != std::string_view::npos)
       throw std::invalid_argument("expected TYPE:VALUE (e.g. int:" + std::string(head) +
-                                  ") or in/out/inout/local:TYPE:COUNT");
-    throw std::invalid_argument(std::string(e.what()) + "; buffers are in:, out:, inout:, local:");
+                                  ") or in/out/inout/local/svm:TYPE:COUNT");
+    throw std::invalid_argument(std::string(e.what()) +
+                                "; memory is in:, out:, inout:, local:, svm:, image2d: (and the "
+                                "other image types) or sampler:");
   }
 }
 
@@ -404,7 +428,9 @@ arg_spec parse_arg_spec(std::string_view text) {
     if (const std::optional<arg_kind> kind = memory_kind(head)) {
       s.kind = *kind;
       parse_memory_spec(s, head, rest);
-    } else {
+    } else if (head == "sampler") {
+      parse_sampler_spec(s, rest);
+    } else if (!parse_image_spec(s, head, rest)) {
       parse_value_spec(s, head, rest);
     }
     return s;

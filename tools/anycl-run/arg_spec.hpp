@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Kernel arguments written on a command line (`float:2`, `uint2:1,2`, `in:float:1024:range`,
-// `out:int:16`, `local:int:64`): parsing, initial buffer contents and printing of values (the
-// check against a kernel is arg_check.hpp). Used by anycl-run; everything here needs no device,
+// `out:int:16`, `local:int:64`, `svm:int:8`, `image2d:r/float:64,32:range`,
+// `sampler:clamp:linear`): parsing, initial buffer contents and printing of values (the check
+// against a kernel is arg_check.hpp). Used by anycl-run; everything here needs no device,
 // and all but initial_contents() with file= and check_init_file() is pure.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "anycl/image.hpp"
 #include "anycl/kernel.hpp"
 #include "anycl/scalar_type.hpp"
 
@@ -38,11 +40,36 @@ struct element_type {
 /// unknown name or a vector width other than 2, 3, 4, 8, 16.
 element_type parse_element_type(std::string_view name);
 
-/// What a spec passes: a value, a __global/__constant buffer (in, out, inout) or __local memory.
-enum class arg_kind { scalar, in, out, inout, local };
+/// What a spec passes: a value, a __global/__constant buffer (in, out, inout), __local memory,
+/// a coarse-grained SVM allocation, an image or a sampler.
+enum class arg_kind { scalar, in, out, inout, local, svm, image, sampler };
 
-/// "in", "out", "inout", "local" or "scalar".
+/// "in", "out", "inout", "local", "svm", "image", "sampler" or "scalar".
 const char* kind_name(arg_kind k) noexcept;
+
+/// An image spec's type, format and size. Its pixels are elements of a host type: one scalar per
+/// channel, of the channel type's storage (CL_UNORM_INT8: uchar, CL_FLOAT: float).
+struct image_spec {
+  anycl::image_type type = anycl::image_type::image2d;
+  anycl::image_format format;
+  anycl::image_extent extent;
+};
+
+/// "image1d", "image1d_array", "image2d", "image2d_array" or "image3d": the spec's word, and the
+/// OpenCL C type's name without "_t".
+const char* image_type_word(anycl::image_type t) noexcept;
+
+/// The SIZES an image spec gave: W; W,H; W,H,D; W,LAYERS or W,H,LAYERS by its type.
+std::vector<std::size_t> image_sizes(const image_spec& s);
+
+/// A sampler spec's modes.
+struct sampler_spec {
+  anycl::addressing_mode addressing = anycl::addressing_mode::clamp_to_edge;
+  anycl::filter_mode filter = anycl::filter_mode::nearest;
+  bool normalized = false;
+  /// "clamp_to_edge:nearest:unnormalized", the spec's own words.
+  std::string to_string() const;
+};
 
 /// How a buffer starts (the INIT of `in:` and `inout:`).
 enum class init_kind { zero, fill, range, random, file };
@@ -62,14 +89,23 @@ struct arg_spec {
   element_type type;                 ///< the value's type, or the buffer's element type
   std::vector<unsigned char> value;  ///< scalar: the type.size() bytes passed to the kernel
   std::size_t count = 0;             ///< buffers and local memory: elements, at least 1
-  buffer_init init;                  ///< in and inout
+  buffer_init init;                  ///< in, inout, svm and image
+  image_spec image;                  ///< arg_kind::image; count is its pixels, type a pixel's
+  sampler_spec sampler;              ///< arg_kind::sampler
 
   bool is_buffer() const noexcept {
     return kind == arg_kind::in || kind == arg_kind::out || kind == arg_kind::inout;
   }
-  /// Bytes of the value, the buffer or the local memory.
+  /// Buffers, SVM and images: memory made for the run, with bytes() of contents.
+  bool holds_memory() const noexcept {
+    return is_buffer() || kind == arg_kind::svm || kind == arg_kind::image;
+  }
+  /// Bytes of the value, the buffer, the local memory, the SVM or the image's pixels (a sampler:
+  /// none).
   std::size_t bytes() const noexcept {
-    return kind == arg_kind::scalar ? value.size() : count * type.size();
+    return kind == arg_kind::scalar    ? value.size()
+           : kind == arg_kind::sampler ? 0
+                                       : count * type.size();
   }
 };
 
@@ -82,11 +118,29 @@ extern const char* const arg_spec_help;
 ///   inout:TYPE:COUNT[:INIT]         a buffer the kernel reads and writes (printed afterwards)
 ///   out:TYPE:COUNT                  a buffer of zeros the kernel writes (printed afterwards)
 ///   local:TYPE:COUNT                __local memory for COUNT elements per work-group
+///   svm:TYPE:COUNT[:INIT]           a coarse-grained SVM allocation (printed afterwards)
+///   IMAGE:FORMAT:SIZES[:INIT]       an image: IMAGE is image1d (SIZES W), image2d (W,H),
+///                                   image3d (W,H,D), image1d_array (W,LAYERS) or
+///                                   image2d_array (W,H,LAYERS); FORMAT as image_format::parse
+///                                   reads it (r/float, CL_RGBA/CL_UNORM_INT8)
+///   sampler:ADDRESSING:FILTER[:COORDS]  a sampler (COORDS normalized or unnormalized)
 /// with INIT one of zero (the default), fill=V (or n comma-separated values for an n-vector),
 /// range, random=SEED, file=PATH (the rest of the spec, colons included). Integers are decimal or
 /// 0x-hexadecimal and must fit the type; floats are decimal, inf or nan. Throws
 /// std::invalid_argument with a message quoting the spec.
 arg_spec parse_arg_spec(std::string_view text);
+
+/// INIT `text` for elements of `type` (the grammar above); std::invalid_argument without the
+/// spec's prefix.
+buffer_init parse_init(std::string_view text, const element_type& type);
+
+/// The IMAGE:FORMAT:SIZES[:INIT] spec whose `head` names an image type, its rest after the first
+/// ':' in `rest`, into `s`; nothing when `head` is no image type's word. Throws
+/// std::invalid_argument without the spec's prefix.
+bool parse_image_spec(arg_spec& s, std::string_view head, std::string_view rest);
+
+/// The ADDRESSING:FILTER[:COORDS] of a sampler spec into `s` (kind set to sampler).
+void parse_sampler_spec(arg_spec& s, std::string_view rest);
 
 /// A buffer's initial bytes (count * type.size()): zeros; fill; range (component k of the buffer,
 /// 3-vector padding skipped, holds k, wrapped to the width of integer types); random (SplitMix64

@@ -16,8 +16,9 @@ cli run_cli() {
       "Builds FILE (with -cl-kernel-arg-info, through the kernel loader and its disk cache),\n"
       "checks every ARG against KERNEL's declared parameters, runs it once on a profiling\n"
       "queue and prints the kernel's device time (one cold launch; anycl-bench measures\n"
-      "steady state) and its out:/inout: buffers. The kernel's indexing is not checked\n"
-      "against COUNT: size the buffers for the global range. Parameters declared through\n"
+      "steady state) and its outputs: out:, inout: and svm: memory, and the images it\n"
+      "declares write_only or read_write. The kernel's indexing is not checked against\n"
+      "COUNT: size the buffers for the global range. Parameters declared through\n"
       "typedefs are checked as the types the source's typedefs name, structs by their size\n"
       "(from the compiler); each such assumption is said on stderr.\n\n"
       "ARG, one per kernel parameter, in order:\n" +

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "anycl/anycl.hpp"
+#include "bind.hpp"
 
 namespace anycl::tools {
 
@@ -119,7 +120,9 @@ void check_limits(const anycl::device& dev, const loaded_kernel& lk, const run_r
   cl_uint constant_args = 0;
   for (std::size_t i = 0; i < r.args.size(); ++i) {
     const arg_spec& a = r.args[i];
-    if (!a.is_buffer()) continue;
+    if (!a.holds_memory()) continue;
+    total += a.bytes();
+    if (a.kind == arg_kind::image) continue;  // its extents are checked against the image limits
     const std::string what = "argument " + std::to_string(i) + " '" + lk.params[i].name + "' ('" +
                              a.text + "'): " + std::to_string(a.bytes()) + " bytes";
     if (a.bytes() > max_alloc)
@@ -131,10 +134,9 @@ void check_limits(const anycl::device& dev, const loaded_kernel& lk, const run_r
         throw std::runtime_error(what + " exceed CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, " +
                                  std::to_string(max_constant) + " bytes on '" + dev.name() + "'");
     }
-    total += a.bytes();
   }
   if (total > global)
-    throw std::runtime_error("the buffers take " + std::to_string(total) +
+    throw std::runtime_error("the buffers, SVM and images take " + std::to_string(total) +
                              " bytes together, more than CL_DEVICE_GLOBAL_MEM_SIZE, " +
                              std::to_string(global) + " bytes on '" + dev.name() + "'");
   if (constant_args > max_constant_args)
@@ -158,12 +160,19 @@ anycl::range to_range(const std::vector<std::size_t>& v) {
 
 // --- output ---
 
-bool is_output(const arg_spec& a) { return a.kind == arg_kind::out || a.kind == arg_kind::inout; }
-
 std::string sizes_text(const std::vector<std::size_t>& v, const char* sep) {
   std::string s;
   for (std::size_t x : v) s += (s.empty() ? "" : sep) + std::to_string(x);
   return s;
+}
+
+// An output in the text form: "inout float[8]", "image2d CL_R/CL_FLOAT float 4x3".
+std::string output_label(const arg_spec& a) {
+  if (a.kind != arg_kind::image)
+    return std::string(kind_name(a.kind)) + " " + a.type.name() + "[" + std::to_string(a.count) +
+           "]";
+  return std::string(image_type_word(a.image.type)) + " " + a.image.format.to_string() + " " +
+         a.type.name() + " " + sizes_text(image_sizes(a.image), "x");
 }
 
 // Elements of an output shown: --show N (or all), at most the buffer's count.
@@ -187,9 +196,8 @@ void print_text(const run_request& r, const loaded_kernel& lk, const result& res
   std::cout << "kernel time: " << time << " us\n";
   for (std::size_t i = 0; i < r.args.size(); ++i) {
     const arg_spec& a = r.args[i];
-    if (!is_output(a)) continue;
-    std::cout << "arg " << i << " '" << lk.params[i].name << "' " << kind_name(a.kind) << " "
-              << a.type.name() << "[" << a.count << "]:";
+    if (!is_output(a, lk.params[i])) continue;
+    std::cout << "arg " << i << " '" << lk.params[i].name << "' " << output_label(a) << ":";
     if (!r.out_dir.empty()) {
       std::cout << " wrote " << res.paths[i] << " (" << a.bytes() << " bytes)\n";
       continue;
@@ -202,6 +210,43 @@ void print_text(const run_request& r, const loaded_kernel& lk, const result& res
   }
 }
 
+// One entry of "args": what the spec made, and the values of an output.
+void print_json_arg(const run_request& r, const loaded_kernel& lk, const result& res,
+                    std::size_t i) {
+  const arg_spec& a = r.args[i];
+  const kernel_arg_info& p = lk.params[i];
+  std::cout << "    {\"index\": " << i << ", \"name\": " << json_string(p.name)
+            << ", \"declared\": " << json_string(declared_type(p))
+            << ", \"spec\": " << json_string(a.text) << ", \"kind\": \"" << kind_name(a.kind)
+            << "\"";
+  if (a.kind == arg_kind::sampler) {
+    std::cout << ", \"sampler\": " << json_string(a.sampler.to_string()) << "}";
+    return;
+  }
+  std::cout << ", \"type\": " << json_string(a.type.name());
+  if (a.kind == arg_kind::scalar) {
+    std::cout << ", \"value\": " << format_element(a.type, a.value.data(), true) << "}";
+    return;
+  }
+  if (a.kind == arg_kind::image)
+    std::cout << ", \"image\": \"" << image_type_word(a.image.type)
+              << "\", \"format\": " << json_string(a.image.format.to_string()) << ", \"sizes\": ["
+              << sizes_text(image_sizes(a.image), ", ") << "]";
+  std::cout << ", \"count\": " << a.count << ", \"bytes\": " << a.bytes();
+  if (a.kind != arg_kind::out && a.kind != arg_kind::local)
+    std::cout << ", \"init\": " << json_string(a.init.text.empty() ? "zero" : a.init.text);
+  if (is_output(a, p)) {
+    if (!res.paths[i].empty()) std::cout << ", \"path\": " << json_string(res.paths[i]);
+    const std::size_t n = shown(r, a);
+    std::cout << ", \"shown\": " << n << ", \"values\": [";
+    for (std::size_t e = 0; e < n; ++e)
+      std::cout << (e ? ", " : "")
+                << format_element(a.type, res.outputs[i].data() + e * a.type.size(), true);
+    std::cout << "]";
+  }
+  std::cout << "}";
+}
+
 void print_json(const run_request& r, const loaded_kernel& lk, const result& res) {
   std::cout << "{\n  \"file\": " << json_string(r.file)
             << ",\n  \"kernel\": " << json_string(r.kernel)
@@ -210,30 +255,8 @@ void print_json(const run_request& r, const loaded_kernel& lk, const result& res
             << (r.local.empty() ? "null" : "[" + sizes_text(r.local, ", ") + "]")
             << ",\n  \"time_ns\": " << res.time_ns << ",\n  \"args\": [";
   for (std::size_t i = 0; i < r.args.size(); ++i) {
-    const arg_spec& a = r.args[i];
-    const kernel_arg_info& p = lk.params[i];
-    std::cout << (i ? ",\n" : "\n") << "    {\"index\": " << i
-              << ", \"name\": " << json_string(p.name)
-              << ", \"declared\": " << json_string(declared_type(p))
-              << ", \"spec\": " << json_string(a.text) << ", \"kind\": \"" << kind_name(a.kind)
-              << "\", \"type\": " << json_string(a.type.name());
-    if (a.kind == arg_kind::scalar) {
-      std::cout << ", \"value\": " << format_element(a.type, a.value.data(), true) << "}";
-      continue;
-    }
-    std::cout << ", \"count\": " << a.count << ", \"bytes\": " << a.bytes();
-    if (a.kind == arg_kind::in || a.kind == arg_kind::inout)
-      std::cout << ", \"init\": " << json_string(a.init.text.empty() ? "zero" : a.init.text);
-    if (is_output(a)) {
-      if (!res.paths[i].empty()) std::cout << ", \"path\": " << json_string(res.paths[i]);
-      const std::size_t n = shown(r, a);
-      std::cout << ", \"shown\": " << n << ", \"values\": [";
-      for (std::size_t e = 0; e < n; ++e)
-        std::cout << (e ? ", " : "")
-                  << format_element(a.type, res.outputs[i].data() + e * a.type.size(), true);
-      std::cout << "]";
-    }
-    std::cout << "}";
+    std::cout << (i ? ",\n" : "\n");
+    print_json_arg(r, lk, res, i);
   }
   std::cout << "\n  ]\n}\n";
 }
@@ -276,40 +299,9 @@ void require_matching_arguments(const run_request& r, const loaded_kernel& lk) {
   throw std::runtime_error(msg);
 }
 
-/// The kernel's arguments and the buffers they point to (none for scalars and __local).
-struct bound_arguments {
-  std::vector<anycl::buffer> buffers;
-  std::vector<detail::kernel_arg> kargs;
-};
-
-// Buffers start from their INIT (out: zeros); every buffer is read-write, so a kernel that writes
-// an in: buffer does no harm.
-bound_arguments bind_arguments(const anycl::context& ctx, const run_request& r) {
-  bound_arguments b;
-  b.buffers.resize(r.args.size());
-  b.kargs.resize(r.args.size());
-  for (std::size_t i = 0; i < r.args.size(); ++i) {
-    const arg_spec& a = r.args[i];
-    detail::kernel_arg& k = b.kargs[i];
-    k.size = a.bytes();
-    if (a.kind == arg_kind::scalar) {
-      k.value = a.value.data();
-    } else if (a.kind == arg_kind::local) {
-      k.k = detail::kernel_arg::kind::local;
-    } else {
-      const std::vector<unsigned char> init = initial_contents(a);
-      b.buffers[i] = anycl::buffer(ctx, init.data(), init.size());
-      k.k = detail::kernel_arg::kind::memory;
-      k.size = sizeof(cl_mem);
-      k.mem = b.buffers[i].get();
-    }
-  }
-  return b;
-}
-
-/// Reads every output buffer back and, with --out DIR, writes each to DIR/argI_NAME.bin.
+/// Reads every output back and, with --out DIR, writes each to DIR/argI_NAME.bin.
 void read_outputs(const anycl::command_queue& q, const run_request& r, const loaded_kernel& lk,
-                  const std::vector<anycl::buffer>& buffers, result& res) {
+                  const bound_arguments& bound, result& res) {
   res.outputs.resize(r.args.size());
   res.paths.resize(r.args.size());
   if (!r.out_dir.empty()) {
@@ -318,9 +310,8 @@ void read_outputs(const anycl::command_queue& q, const run_request& r, const loa
     if (ec) throw std::runtime_error("--out " + r.out_dir + ": " + ec.message());
   }
   for (std::size_t i = 0; i < r.args.size(); ++i) {
-    if (!is_output(r.args[i])) continue;
-    res.outputs[i].resize(r.args[i].bytes());
-    q.read_bytes(buffers[i], 0, res.outputs[i].size(), res.outputs[i].data());
+    if (!is_output(r.args[i], lk.params[i])) continue;
+    res.outputs[i] = read_output(q, bound, i, r.args[i]);
     if (!r.out_dir.empty()) {
       res.paths[i] =
           (fs::path(r.out_dir) / ("arg" + std::to_string(i) + "_" + lk.params[i].name + ".bin"))
@@ -343,7 +334,7 @@ int run_kernel(const arguments& args, const run_request& r) {
   const loaded_kernel lk = load_kernel(ctx, r);
   require_matching_arguments(r, lk);
   check_limits(dev, lk, r);
-  bound_arguments bound = bind_arguments(ctx, r);
+  bound_arguments bound = bind_arguments(q, r.args, lk.params);
 
   // enqueue_kernel checks the geometry and the __local total against the device and the kernel
   // (work-group size, local memory) before the driver sees them.
@@ -356,7 +347,7 @@ int run_kernel(const arguments& args, const run_request& r) {
   result res;
   res.device = dev.name();
   res.time_ns = static_cast<std::int64_t>(done.duration().count());
-  read_outputs(q, r, lk, bound.buffers, res);
+  read_outputs(q, r, lk, bound, res);
   if (r.json) {
     print_json(r, lk, res);
   } else {

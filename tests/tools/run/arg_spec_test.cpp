@@ -409,8 +409,8 @@ TEST_CASE("arg_spec: mismatches name the argument, the declaration and what was 
   REQUIRE(p.size() == 3);
   CHECK_THAT(p[0], Contains("cannot write __constant memory"));
   CHECK_THAT(p[1], Contains("argument 1 's'") && Contains("pass local:int:COUNT"));
-  CHECK_THAT(p[2], Contains("argument 3 'img'") && Contains("cannot pass a 'image2d_t'") &&
-                       Contains("no images, samplers or pipes"));
+  CHECK_THAT(p[2], Contains("argument 3 'img'") && Contains("(a __global buffer)") &&
+                       Contains("pass image2d:FORMAT:SIZES[:INIT]"));
   // 'real' names no OpenCL C type and no typedef is known: checked by address space, and said.
   REQUIRE(assumed.size() == 2);
   CHECK_THAT(assumed[0], Contains("argument 2 'r': 'real' is not an OpenCL C type: the 4 bytes of "
@@ -463,4 +463,128 @@ TEST_CASE("arg_spec: typedefs of the source are found, resolved and checked as t
   CHECK_THAT(p[1], Contains("(int); pass float:VALUE"));
   CHECK_THAT(p[2], Contains("12 bytes, not a whole number of 'point_t', 8 bytes each"));
   CHECK_THAT(p[3], Contains("4 bytes; 'point_t' takes 8"));
+}
+
+// --- SVM, images and samplers ---
+
+TEST_CASE("arg_spec: SVM, image and sampler specs", "[unit][arg_spec]") {
+  const arg_spec v = parse_arg_spec("svm:float2:3:range");
+  CHECK(v.kind == arg_kind::svm);
+  CHECK(v.holds_memory());
+  CHECK_FALSE(v.is_buffer());
+  CHECK(v.bytes() == 24);
+  CHECK(contents_as<float>(v) == std::vector<float>{0, 1, 2, 3, 4, 5});
+
+  // A pixel is one value per channel in its stored type.
+  const arg_spec i = parse_arg_spec("image2d:CL_RGBA/CL_UNORM_INT8:5,3:fill=1,2,3,4");
+  CHECK(i.kind == arg_kind::image);
+  CHECK(i.image.type == anycl::image_type::image2d);
+  CHECK(i.image.format == (anycl::image_format{CL_RGBA, CL_UNORM_INT8}));
+  CHECK(i.type.name() == "uchar4");
+  CHECK(i.count == 15);
+  CHECK(i.bytes() == 60);
+  const std::vector<std::uint8_t> px = contents_as<std::uint8_t>(i);
+  CHECK(std::vector<std::uint8_t>(px.begin() + 4, px.begin() + 8) ==
+        std::vector<std::uint8_t>{1, 2, 3, 4});
+  // Each image type takes its own sizes into its extent.
+  const arg_spec a1 = parse_arg_spec("image1d_array:r/float:7,2");
+  CHECK(a1.image.extent.width == 7);
+  CHECK(a1.image.extent.layers == 2);
+  CHECK(a1.image.extent.height == 1);
+  CHECK(anycl::tools::image_sizes(a1.image) == std::vector<std::size_t>{7, 2});
+  const arg_spec a2 = parse_arg_spec("image2d_array:rg/signed_int16:4,3,2:range");
+  CHECK(a2.image.extent.height == 3);
+  CHECK(a2.image.extent.layers == 2);
+  CHECK(a2.type.name() == "short2");
+  CHECK(a2.count == 24);
+  CHECK(contents_as<std::int16_t>(a2)[47] == 47);
+  const arg_spec d3 = parse_arg_spec("image3d:r/unsigned_int32:2,3,4");
+  CHECK(d3.image.extent.depth == 4);
+  CHECK(d3.count == 24);
+  CHECK(anycl::tools::image_sizes(d3.image) == std::vector<std::size_t>{2, 3, 4});
+  CHECK(parse_arg_spec("image1d:a/snorm_int8:9").type.name() == "char");
+
+  const arg_spec s = parse_arg_spec("sampler:repeat:linear:normalized");
+  CHECK(s.kind == arg_kind::sampler);
+  CHECK(s.sampler.addressing == anycl::addressing_mode::repeat);
+  CHECK(s.sampler.filter == anycl::filter_mode::linear);
+  CHECK(s.sampler.normalized);
+  CHECK(s.bytes() == 0);
+  CHECK_FALSE(s.holds_memory());
+  CHECK(parse_arg_spec("sampler:none:nearest").sampler.to_string() == "none:nearest:unnormalized");
+}
+
+TEST_CASE("arg_spec: bad SVM, image and sampler specs say what is wrong", "[unit][arg_spec]") {
+  CHECK_THAT(spec_error("svm:float:0"), Contains("COUNT must be at least 1"));
+  CHECK_THAT(spec_error("svm:float"), Contains("COUNT is missing: svm:TYPE:COUNT"));
+  CHECK_THAT(spec_error("image2d"), Contains("FORMAT is missing: image2d:FORMAT:W,H[:INIT]"));
+  CHECK_THAT(spec_error("image2d:r/float"), Contains("SIZES is missing"));
+  CHECK_THAT(spec_error("image2d:r/float:"), Contains("SIZES is missing"));
+  CHECK_THAT(spec_error("image2d:rgba:4,4"), Contains("'rgba' is not ORDER/TYPE"));
+  CHECK_THAT(spec_error("image2d:rgb/float:4,4"), Contains("3-channel orders are not supported"));
+  CHECK_THAT(spec_error("image2d:r/half_float:4,4"), Contains("the host has no half type"));
+  CHECK_THAT(spec_error("image2d:rgb/unorm_short_565:4,4"), Contains("packed channel types"));
+  CHECK_THAT(spec_error("image2d:r/float:4"), Contains("an image2d takes 2 sizes (W,H), got '4'"));
+  CHECK_THAT(spec_error("image3d:r/float:4,4"), Contains("an image3d takes 3 sizes (W,H,D)"));
+  CHECK_THAT(spec_error("image1d:r/float:4,4"), Contains("an image1d takes 1 size (W)"));
+  CHECK_THAT(spec_error("image2d:r/float:0,4"), Contains("sizes must be at least 1"));
+  CHECK_THAT(spec_error("image2d:r/float:-1,4"), Contains("positive whole numbers"));
+  CHECK_THAT(spec_error("image2d:r/float:4294967296,4294967296"), Contains("overflow size_t"));
+  CHECK_THAT(spec_error("image2d:r/float:4,4:sequence"), Contains("unknown INIT 'sequence'"));
+  CHECK_THAT(spec_error("image2d:rgba/float:4,4:fill=1,2"),
+             Contains("1 value or 4 comma-separated values"));
+  CHECK_THAT(spec_error("sampler"), Contains("ADDRESSING and FILTER are needed"));
+  CHECK_THAT(spec_error("sampler:clamp"), Contains("ADDRESSING and FILTER are needed"));
+  CHECK_THAT(spec_error("sampler:wrap:nearest"),
+             Contains("ADDRESSING 'wrap' is not one of none, clamp_to_edge, clamp, repeat"));
+  CHECK_THAT(spec_error("sampler:clamp:bilinear"), Contains("FILTER 'bilinear' is not one of"));
+  CHECK_THAT(spec_error("sampler:clamp:linear:pixels"), Contains("COORDS 'pixels' is not one of"));
+  CHECK_THAT(spec_error("sampler:repeat:linear"),
+             Contains("repeat needs normalized coordinates: add ':normalized'"));
+  CHECK_THAT(spec_error("sampler:mirrored_repeat:nearest:unnormalized"),
+             Contains("mirrored_repeat needs normalized coordinates"));
+  CHECK_THAT(spec_error("image4d:r/float:4"), Contains("unknown type 'image4d'") &&
+                                                  Contains("image2d: (and the other image types)"));
+}
+
+TEST_CASE("arg_spec: SVM, images and samplers are checked against the kernel", "[unit][arg_spec]") {
+  const std::vector<kernel_arg_info> params = {
+      param("in", "image2d_t", address_space::global),
+      param("s", "sampler_t", address_space::private_),
+      param("out", "image3d_t", address_space::private_),
+      param("x", "float*", address_space::global),
+      param("c", "float*", address_space::constant),
+      param("l", "image1d_array_t", address_space::global)};
+  CHECK(check_arguments(
+            "k", params,
+            specs({"image2d:r/float:4,4", "sampler:clamp:nearest", "image3d:r/float:2,2,2",
+                   "svm:float:4", "svm:float:4", "image1d_array:r/float:4,2"}))
+            .empty());
+  const std::vector<std::string> p = check_arguments(
+      "k", params,
+      specs({"image3d:r/float:4,4,4", "image2d:r/float:4,4", "sampler:clamp:nearest",
+             "image2d:r/float:4,4", "local:float:4", "in:float:4"}));
+  REQUIRE(p.size() == 6);
+  CHECK_THAT(p[0], Contains("argument 0 'in'") && Contains("declared '__global image2d_t'") &&
+                       Contains("(an image3d); pass image2d:FORMAT:SIZES[:INIT]"));
+  CHECK_THAT(
+      p[1], Contains("argument 1 's'") && Contains("(an image2d); pass sampler:ADDRESSING:FILTER"));
+  CHECK_THAT(p[2], Contains("argument 2 'out'") && Contains("(a sampler); pass image3d:"));
+  CHECK_THAT(p[3], Contains("argument 3 'x'") &&
+                       Contains("(an image2d); pass in:float:COUNT, out:float:COUNT, "
+                                "inout:float:COUNT or svm:float:COUNT"));
+  CHECK_THAT(p[4], Contains("argument 4 'c'") && Contains("(__local memory)"));
+  CHECK_THAT(p[5], Contains("(a __global buffer); pass image1d_array:FORMAT:SIZES"));
+  // SVM where a value or __local memory is declared; a value where an image is.
+  const std::vector<kernel_arg_info> other = {param("n", "uint", address_space::private_),
+                                              param("l", "int*", address_space::local),
+                                              param("i", "image1d_t", address_space::global),
+                                              param("q", "pipe int", address_space::global)};
+  const std::vector<std::string> o =
+      check_arguments("k", other, specs({"svm:uint:1", "svm:int:4", "int:3", "image1d:r/float:4"}));
+  REQUIRE(o.size() == 4);
+  CHECK_THAT(o[0], Contains("(SVM memory); pass uint:VALUE"));
+  CHECK_THAT(o[1], Contains("(SVM memory); pass local:int:COUNT"));
+  CHECK_THAT(o[2], Contains("(a value); pass image1d:FORMAT:SIZES[:INIT]"));
+  CHECK_THAT(o[3], Contains("cannot pass a 'pipe int'") && Contains("image3d_t and sampler_t"));
 }
