@@ -48,21 +48,64 @@ inline ACC anycl_sum_op(ACC a, ACC b) { return a + b; }
 // Compensated sums of floating T: (sum, compensation) pairs combined with Knuth's branch-free
 // TwoSum, so every lane, tree level and partial carries its rounding error along; the result
 // sum + compensation is the correctly rounded sum in all but extreme cases (needs no
-// -cl-fast-relaxed-math, which would fold the compensation away).
+// -cl-fast-relaxed-math, which would fold the compensation away). An infinite or NaN sum drops
+// the compensation (NaN by then), so that infinities come through as they would unpaired.
 inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
   const ACC s = a.x + b.x;
   const ACC bb = s - a.x;
   const ACC e = (a.x - (s - bb)) + (b.x - bb);
-  return (ACC2)(s, (a.y + b.y) + e);
+  return (ACC2)(s, isfinite(s) ? (a.y + b.y) + e : (ACC)0);
 }
 
 #if !defined(ANYCL_STRIDED) && !defined(ANYCL_REDUCE_GROUPED) && !defined(ANYCL_ONLY_AXIS)
-// The CPU shape of compensated sums, explicitly vectorised: each work-item keeps 16 lanes of
-// (sum, error) in two T16 vectors over its contiguous chunk (TwoSum per element), then combines
-// the lanes pairwise. Written out because compilers do not vectorise the pair form by themselves.
 #define ANYCL_CAT_(a, b) a##b
 #define ANYCL_CAT(a, b) ANYCL_CAT_(a, b)
 #define T16 ANYCL_CAT(T, 16)
+// 16 lanes moved in 4-wide pieces: vload16/vstore16 of 512-bit vectors log clang's -Wpsabi
+// warnings on CPUs without AVX-512, and the compiler merges the pieces anyway.
+#define ANYCL_STORE_LANES(v, p) \
+  vstore4((v).s0123, 0, (p));   \
+  vstore4((v).s4567, 1, (p));   \
+  vstore4((v).s89ab, 2, (p));   \
+  vstore4((v).scdef, 3, (p))
+#if defined(ANYCL_WIDE_SUM) && defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// The CPU shape of float sums where the device has doubles (the host defines ANYCL_WIDE_SUM for
+// float T): each work-item adds its contiguous chunk in 16 double lanes. Every float, and every
+// product of two floats, is exact in double, so the only rounding is that of the double sums,
+// 2^-53 of the partial sums and far below a float ulp of the result, at the speed of a plain
+// float sum (TwoSum per element costs a CPU's dot a third of its speed). The lanes combine
+// pairwise; the result leaves as the (sum, error) float pair of the compensated kernels.
+#define ANYCL_LANE16 double16
+#define ANYCL_LANE(v) ((double)(v))
+#define ANYCL_LOAD_LANES(p)                                                        \
+  ((double16)(convert_double4(vload4(0, (p))), convert_double4(vload4(1, (p))), \
+              convert_double4(vload4(2, (p))), convert_double4(vload4(3, (p)))))
+#define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
+  kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                     \
+                   local ACC2* scratch, PARAMS) {                                              \
+    PROLOGUE(void) scratch;                                                                     \
+    const ulong g = get_global_id(0);                                                           \
+    const ulong begin = min(n, g * chunk), end = min(n, begin + chunk);                         \
+    double16 s = (double16)0;                                                                   \
+    ulong i = begin;                                                                            \
+    for (; i + 16 <= end; i += 16) s += LOAD16(i);                                              \
+    double l[16];                                                                               \
+    ANYCL_STORE_LANES(s, l);                                                                    \
+    for (uint h = 8; h > 0; h /= 2)                                                             \
+      for (uint k = 0; k < h; ++k) l[k] += l[k + h];                                            \
+    double t = l[0];                                                                            \
+    for (; i < end; ++i) t += LOAD1(i);                                                         \
+    const float hi = (float)t;                                                                  \
+    part[part_off + g] = (ACC2)(hi, isfinite(hi) ? (float)(t - hi) : 0.0f);                     \
+  }
+#else
+// The CPU shape of compensated sums, explicitly vectorised: each work-item keeps 16 lanes of
+// (sum, error) in two T16 vectors over its contiguous chunk (TwoSum per element), then combines
+// the lanes pairwise. Written out because compilers do not vectorise the pair form by themselves.
+#define ANYCL_LANE16 T16
+#define ANYCL_LANE(v) (v)
+#define ANYCL_LOAD_LANES(p) ((T16)(vload4(0, (p)), vload4(1, (p)), vload4(2, (p)), vload4(3, (p))))
 #define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
   kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                     \
                    local ACC2* scratch, PARAMS) {                                              \
@@ -79,8 +122,8 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
       s = t;                                                                                    \
     }                                                                                           \
     T ls[16], lc[16];                                                                           \
-    vstore16(s, 0, ls);                                                                         \
-    vstore16(c, 0, lc);                                                                         \
+    ANYCL_STORE_LANES(s, ls);                                                                   \
+    ANYCL_STORE_LANES(c, lc);                                                                   \
     ACC2 l[16];                                                                                 \
     for (uint k = 0; k < 16; ++k) l[k] = (ACC2)(ls[k], lc[k]);                                  \
     for (uint h = 8; h > 0; h /= 2)                                                             \
@@ -89,21 +132,25 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
     for (; i < end; ++i) acc = anycl_csum_op(acc, (ACC2)(LOAD1(i), 0));                        \
     part[part_off + g] = acc;                                                                   \
   }
+#endif
 #ifdef ANYCL_EXPR
 // 16 neighbouring values of the expression, which the compiler turns into vector loads where its
 // operands are contiguous.
-#define ANYCL_SUM16(i)                                                                            \
-  ((T16)(ANYCL_X((i)), ANYCL_X((i) + 1), ANYCL_X((i) + 2), ANYCL_X((i) + 3), ANYCL_X((i) + 4),   \
-         ANYCL_X((i) + 5), ANYCL_X((i) + 6), ANYCL_X((i) + 7), ANYCL_X((i) + 8),                  \
-         ANYCL_X((i) + 9), ANYCL_X((i) + 10), ANYCL_X((i) + 11), ANYCL_X((i) + 12),               \
-         ANYCL_X((i) + 13), ANYCL_X((i) + 14), ANYCL_X((i) + 15)))
-#define ANYCL_SUM1(i) ANYCL_X((i))
+#define ANYCL_X_LANE(i) ANYCL_LANE(ANYCL_X((i)))
+#define ANYCL_SUM16(i)                                                                       \
+  ((ANYCL_LANE16)(ANYCL_X_LANE(i), ANYCL_X_LANE((i) + 1), ANYCL_X_LANE((i) + 2),             \
+                  ANYCL_X_LANE((i) + 3), ANYCL_X_LANE((i) + 4), ANYCL_X_LANE((i) + 5),       \
+                  ANYCL_X_LANE((i) + 6), ANYCL_X_LANE((i) + 7), ANYCL_X_LANE((i) + 8),       \
+                  ANYCL_X_LANE((i) + 9), ANYCL_X_LANE((i) + 10), ANYCL_X_LANE((i) + 11),     \
+                  ANYCL_X_LANE((i) + 12), ANYCL_X_LANE((i) + 13), ANYCL_X_LANE((i) + 14),    \
+                  ANYCL_X_LANE((i) + 15)))
+#define ANYCL_SUM1(i) ANYCL_X_LANE(i)
 #else
-#define ANYCL_SUM16(i) vload16(0, x + (i))
-#define ANYCL_SUM1(i) x[i]
+#define ANYCL_SUM16(i) ANYCL_LOAD_LANES(x + (i))
+#define ANYCL_SUM1(i) ANYCL_LANE(x[i])
 #endif
-#define ANYCL_DOT16(i) (vload16(0, x + (i)) * vload16(0, y + (i)))
-#define ANYCL_DOT1(i) (x[i] * y[i])
+#define ANYCL_DOT16(i) (ANYCL_LOAD_LANES(x + (i)) * ANYCL_LOAD_LANES(y + (i)))
+#define ANYCL_DOT1(i) (ANYCL_LANE(x[i]) * ANYCL_LANE(y[i]))
 #define ANYCL_CSUM_FAST
 #endif
 #endif

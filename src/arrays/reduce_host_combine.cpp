@@ -30,7 +30,8 @@ void add_u64(unsigned char* a, const unsigned char* b) {
   combine_as<std::uint64_t>(a, b, [](std::uint64_t x, std::uint64_t y) { return x + y; });
 }
 
-// reduce.cl's anycl_csum_op: Knuth's TwoSum over (sum, compensation) pairs, in T's precision.
+// reduce.cl's anycl_csum_op: Knuth's TwoSum over (sum, compensation) pairs, in T's precision; an
+// infinite or NaN sum drops the compensation (which would be NaN), so infinities come through.
 template <class T>
 void csum(unsigned char* a, const unsigned char* b) {
   T p[2], q[2];
@@ -39,7 +40,7 @@ void csum(unsigned char* a, const unsigned char* b) {
   const T s = p[0] + q[0];
   const T bb = s - p[0];
   const T e = (p[0] - (s - bb)) + (q[0] - bb);
-  const T r[2] = {s, (p[1] + q[1]) + e};
+  const T r[2] = {s, std::isfinite(s) ? (p[1] + q[1]) + e : T(0)};
   std::memcpy(a, r, sizeof r);
 }
 

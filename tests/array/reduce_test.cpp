@@ -306,6 +306,42 @@ TEST_CASE("reduce: min and max ignore NaNs as fmin/fmax do", "[reduce]") {
   CHECK(anycl::min(inf) == std::numeric_limits<float>::infinity());
 }
 
+TEMPLATE_TEST_CASE("reduce: sums and dots with infinities and overflow are IEEE's", "[reduce]",
+                   float, double) {
+  using T = TestType;
+  anycl::test::env e;
+  if (skip_double<T>(e)) return;
+  const T inf = std::numeric_limits<T>::infinity();
+  const T big = std::numeric_limits<T>::max() / 2;
+  // Small (the scalar tails) and large (the vector lanes, several work-items), both shapes.
+  for (std::size_t n : {std::size_t{3}, std::size_t{(1 << 20) + 3}}) {
+    INFO("n = " << n);
+    std::vector<T> h(n, T(1));
+    h[n / 2] = inf;
+    auto a = anycl::array<T>::from_host(e.queue, h);
+    const auto gpu = gpu_plan(n, 256, 64);
+    T g = 0;
+    CHECK(anycl::sum(a) == inf);
+    gpu_reduce(a, anycl::detail::reduce_op::sum, &g, gpu);
+    CHECK(g == inf);
+    CHECK(anycl::dot(a, a) == inf);
+    CHECK(anycl::sum(a * T(2)) == inf);
+    h[n - 1] = -inf;  // inf - inf
+    a = anycl::array<T>::from_host(e.queue, h);
+    CHECK(std::isnan(anycl::sum(a)));
+    gpu_reduce(a, anycl::detail::reduce_op::sum, &g, gpu);
+    CHECK(std::isnan(g));
+    // Three to eight values of half the largest, spread out: the exact sum overflows T.
+    std::vector<T> o(n, T(0));
+    const std::size_t count = std::min<std::size_t>(n, 8);
+    for (std::size_t k = 0; k < count; ++k) o[k * (n / count)] = big;
+    auto b = anycl::array<T>::from_host(e.queue, o);
+    CHECK(anycl::sum(b) == inf);
+    gpu_reduce(b, anycl::detail::reduce_op::sum, &g, gpu);
+    CHECK(g == inf);
+  }
+}
+
 TEST_CASE("reduce: results wait for pending commands and are recorded on the inputs", "[reduce]") {
   anycl::test::env e;
   anycl::command_queue other(e.ctx, e.dev, {true, false});  // out of order
@@ -395,7 +431,8 @@ long double compensated(const std::vector<float>& v) {
 
 }  // namespace
 
-TEST_CASE("reduce: a float sum of 2^24 randoms is as accurate as a pairwise host sum", "[reduce]") {
+TEST_CASE("reduce: float sums and dots of 2^24 randoms are as accurate as pairwise host sums",
+          "[reduce]") {
   anycl::test::env e;
   const std::size_t n = std::size_t{1} << 24;
   const std::uint64_t seed = seed_for("reduce: float accuracy");
@@ -423,6 +460,31 @@ TEST_CASE("reduce: a float sum of 2^24 randoms is as accurate as a pairwise host
          << ", host sequential " << static_cast<double>(seq_err));
     CHECK(dev_err <= std::max(pair_err, ulp / 2));  // no worse than pairwise, or correctly rounded
     CHECK(gpu_err <= std::max(pair_err, ulp / 2));
+
+    // dot(a, b) and sum(a * b) against the exact sum of the float products (exact in long
+    // double), and the host's pairwise sum of those products.
+    const auto hb = host_random<float>(n, seed + 2 + positive, true);
+    std::vector<float> prod(n);
+    long double exact_dot = 0, c = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      prod[i] = h[i] * hb[i];
+      const long double p = static_cast<long double>(h[i]) * hb[i], t = exact_dot + p;
+      c += std::fabs(exact_dot) >= std::fabs(p) ? (exact_dot - t) + p : (p - t) + exact_dot;
+      exact_dot = t;
+    }
+    exact_dot += c;
+    const long double pair_dot_err = std::fabs(pairwise(prod.data(), n) - exact_dot);
+    const long double dot_ulp = std::nextafter(static_cast<float>(std::fabs(exact_dot)), INFINITY) -
+                                std::fabs(static_cast<float>(exact_dot));
+    auto b = anycl::array<float>::from_host(e.queue, hb);
+    const long double dot_err = std::fabs(anycl::dot(a, b) - exact_dot);
+    const long double expr_err = std::fabs(anycl::sum(a * b) - exact_dot);
+    INFO("dot: exact " << static_cast<double>(exact_dot) << " errors: device "
+                       << static_cast<double>(dot_err) << ", sum(a * b) "
+                       << static_cast<double>(expr_err) << ", host pairwise "
+                       << static_cast<double>(pair_dot_err));
+    CHECK(dot_err <= std::max(pair_dot_err, dot_ulp / 2));
+    CHECK(expr_err <= std::max(pair_dot_err, dot_ulp / 2));
   }
 }
 

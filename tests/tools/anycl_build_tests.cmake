@@ -94,8 +94,12 @@ anycl_tool_test(tool-build-check-cl-kernels 0
   CMD ${build_tool} --check ${PROJECT_SOURCE_DIR}/cl_kernels ENV "ANYCL_CACHE=off")
 # Shipped kernels build with an empty log: no warning on any device, with the defaults and with
 # the launch-shape and double-precision macros the array layer defines (on a CPU without AVX-512,
-# random.cl's double8 code once logged clang's -Wpsabi warnings).
-foreach(variant "" "cpu-fp64;-D;ANYCL_CPU;-D;ANYCL_FP64" "gpu-fp64;-D;ANYCL_GPU;-D;ANYCL_FP64")
+# random.cl's double8 code once logged clang's -Wpsabi warnings), and with the macros that turn on
+# the vectorised CPU shapes of the float and double reductions (reduce.cl's 16 compensated or
+# double lanes, argreduce.cl's 16-lane candidates), which logged the same warnings.
+foreach(variant "" "cpu-fp64;-D;ANYCL_CPU;-D;ANYCL_FP64" "gpu-fp64;-D;ANYCL_GPU;-D;ANYCL_FP64"
+        "cpu-float-sums;-D;ANYCL_CPU;-D;ANYCL_FP64;-D;ACC2=float2;-D;ANYCL_WIDE_SUM;-D;ANYCL_MASK16=int16"
+        "cpu-double-sums;-D;ANYCL_CPU;-D;ANYCL_FP64;-D;T=double;-D;ACC=double;-D;ACC2=double2;-D;ANYCL_MASK16=long16")
   set(suffix "")
   set(defines "")
   if(variant)
