@@ -38,7 +38,8 @@ anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 
                   transfer_read_1MiB_vs_memcpy transfer_read_64MiB_vs_memcpy
                   host_round_trip_64MiB
                   array_triad array_triad_vs_raw array_scan array_scan_vs_raw array_scan_vs_copy
-                  array_random array_random_vs_raw array_random_vs_copy array_sort
+                  array_random array_random_vs_raw array_random_vs_copy array_random_normal
+                  array_sort array_sort_vs_gnu
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
                   array_spmv_vs_raw array_broadcast array_sum_expr array_argmax array_take
                   array_compress array_histogram array_view_to_host array_view_set
@@ -90,6 +91,9 @@ anycl_tool_test(tool-bench-array-scan 0
 anycl_tool_test(tool-bench-array-random 0
   "^array_random: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_random_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\narray_random_vs_copy: anycl ${num} GB/s, copy ${num} GB/s, ratio ${num}\nanycl-bench: device"
   POCL_SEED CMD ${bench} --quick --filter ^array_random$ --repetitions 1)
+anycl_tool_test(tool-bench-array-random-normal 0
+  "^array_random_normal: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\nanycl-bench: device"
+  POCL_SEED CMD ${bench} --quick --filter ^array_random_normal$ --repetitions 1)
 # Keys per second; the only reference is the host's parallel sort.
 anycl_tool_test(tool-bench-array-sum 0
   "^array_sum: anycl ${num} GB/s, host ${num} GB/s, ratio ${num}\narray_sum_vs_raw: anycl ${num} GB/s, raw ${num} GB/s, ratio ${num}\nanycl-bench: device"
@@ -121,7 +125,7 @@ anycl_bench_output_test(tool-bench-array-reduce-spmv-forced-failure 1
   EXPECT_NAMES array_sum array_dot array_spmv array_sum_vs_raw array_dot_vs_raw array_spmv_vs_raw
   EXPECT_FAILED array_sum array_dot array_spmv)
 anycl_tool_test(tool-bench-array-sort 0
-  "^array_sort: anycl ${num} Mkeys/s, host ${num} Mkeys/s, ratio ${num}\nanycl-bench: device"
+  "^array_sort: anycl ${num} Mkeys/s, host ${num} Mkeys/s, ratio ${num}\narray_sort_vs_gnu: anycl ${num} Mkeys/s, gnu ${num} Mkeys/s, ratio ${num}\nanycl-bench: device"
   CMD ${bench} --quick --filter ^array_sort$ --repetitions 1)
 anycl_tool_test(tool-bench-array-sort-forced-failure 1
   "array_sort: FAILED: anycl: wrong key at element 524288 of 1048576: [0-9]+, expected [0-9]+ \\(forced by ANYCL_BENCH_FAIL\\)"
@@ -144,8 +148,13 @@ anycl_tool_test(tool-bench-array-random-forced-failure 1
   "array_random: FAILED: anycl: wrong random float at element 2097152 of 4194304: .*\\(forced by ANYCL_BENCH_FAIL\\)"
   POCL_SEED CMD ${bench} --quick --filter ^array_random$
   ENV ANYCL_BENCH_FAIL=array_random)
+# Normal floats: within the row's tolerance of the host's serial stream, or FAILED.
+anycl_tool_test(tool-bench-array-random-normal-forced-failure 1
+  "array_random_normal: FAILED: anycl: wrong normal float at element 2097152 of 4194304: .*\\(forced by ANYCL_BENCH_FAIL\\)"
+  POCL_SEED CMD ${bench} --quick --filter ^array_random_normal$
+  ENV ANYCL_BENCH_FAIL=array_random_normal)
 anycl_tool_test(tool-bench-array-list 0
-  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: .*array_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\narray_broadcast: GB/s, higher is better\n  measures: d = m - row with m a \\(1024, 4096\\) float matrix[^\n]*\n  check: [^\n]*exactly\n  array_broadcast -> host: [^\n]*simd[^\n]*\narray_sum_expr: GB/s, higher is better\n  measures: anycl::sum\\(b \\* c\\) of two 2\\^22-float arrays[^\n]*\n  check: [^\n]*\n  array_sum_expr -> dot: [^\n]*\narray_argmax: GB/s, higher is better\n  measures: anycl::argmax\\(b\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_argmax -> host: [^\n]*max_element[^\n]*\narray_take: GB/s, higher is better\n  measures: anycl::take\\(b, idx\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_take -> host: [^\n]*idx\\[k\\][^\n]*\narray_compress: GB/s, higher is better\n  measures: anycl::compress\\(b > 0.5f, b\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_compress -> host: [^\n]*offset[^\n]*\narray_histogram: GB/s, higher is better\n  measures: anycl::histogram\\(b, 256, 0, 1\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_histogram -> host: [^\n]*row of counts[^\n]*\narray_small_ops: us, lower is better\n  measures: 10000 statements c = array<float>\\(a \\* 2 \\+ b\\) on 1000 floats[^\n]*\n  check: [^\n]*\n  array_small_ops -> pool off: [^\n]*ANYCL_POOL=off[^\n]*\narray_view_to_host: GB/s, higher is better\n  measures: to_host of the view \\(2048, 1024\\) of a \\(2048, 2048\\) float matrix[^\n]*\n  check: [^\n]*\n  array_view_to_host -> gather: [^\n]*\narray_view_set: GB/s, higher is better\n  measures: set of the view[^\n]*\n  check: [^\n]*\n  array_view_set -> gather: [^\n]*\n$"
+  "array_triad: GB/s, higher is better\n  measures: d = b \\+ s \\* c on 2\\^22 floats.*  array_triad_vs_raw -> raw: [^\n]*\narray_sum: GB/s, higher is better\n  measures: anycl::sum\\(b\\) of 2\\^22 floats.*  array_sum -> host: [^\n]*reduction[^\n]*\n  array_sum_vs_raw -> raw: [^\n]*\narray_dot: GB/s, higher is better\n  measures: anycl::dot\\(b, c\\) of two 2\\^22-float.*  array_dot_vs_raw -> raw: [^\n]*\narray_scan: GB/s, higher is better\n  measures: anycl::inclusive_scan\\(in, out\\) of 2\\^22 uint32.*  array_scan -> host: [^\n]*(OpenMP|serial)[^\n]*\n  array_scan_vs_raw -> raw: [^\n]*\n  array_scan_vs_copy -> copy: .*array_random: GB/s.*  array_random_vs_copy -> copy: [^\n]*\narray_random_normal: GB/s, higher is better\n  measures: random_generator::normal fills 2\\^22 [^\n]*\n  check: [^\n]*\n  array_random_normal -> host: [^\n]*\narray_sort: Mkeys/s, higher is better\n  measures: anycl::sort\\(keys\\) of 2\\^20 [^\n]*no raw OpenCL reference[^\n]*\n  check: [^\n]*\n  array_sort -> host: [^\n]*radix[^\n]*\n  array_sort_vs_gnu -> gnu: [^\n]*\narray_spmv: GB/s, higher is better\n  measures: anycl::spmv\\(A, x, y\\)[^\n]* of 2\\^16 rows[^\n]*\n  check: [^\n]*\n  array_spmv -> host: [^\n]*\n  array_spmv_vs_raw -> raw: [^\n]*\narray_broadcast: GB/s, higher is better\n  measures: d = m - row with m a \\(1024, 4096\\) float matrix[^\n]*\n  check: [^\n]*exactly\n  array_broadcast -> host: [^\n]*simd[^\n]*\narray_sum_expr: GB/s, higher is better\n  measures: anycl::sum\\(b \\* c\\) of two 2\\^22-float arrays[^\n]*\n  check: [^\n]*\n  array_sum_expr -> dot: [^\n]*\narray_argmax: GB/s, higher is better\n  measures: anycl::argmax\\(b\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_argmax -> host: [^\n]*max_element[^\n]*\narray_take: GB/s, higher is better\n  measures: anycl::take\\(b, idx\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_take -> host: [^\n]*idx\\[k\\][^\n]*\narray_compress: GB/s, higher is better\n  measures: anycl::compress\\(b > 0.5f, b\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_compress -> host: [^\n]*offset[^\n]*\narray_histogram: GB/s, higher is better\n  measures: anycl::histogram\\(b, 256, 0, 1\\) of 2\\^22 floats[^\n]*\n  check: [^\n]*\n  array_histogram -> host: [^\n]*row of counts[^\n]*\narray_small_ops: us, lower is better\n  measures: 10000 statements c = array<float>\\(a \\* 2 \\+ b\\) on 1000 floats[^\n]*\n  check: [^\n]*\n  array_small_ops -> pool off: [^\n]*ANYCL_POOL=off[^\n]*\narray_view_to_host: GB/s, higher is better\n  measures: to_host of the view \\(2048, 1024\\) of a \\(2048, 2048\\) float matrix[^\n]*\n  check: [^\n]*\n  array_view_to_host -> gather: [^\n]*\narray_view_set: GB/s, higher is better\n  measures: set of the view[^\n]*\n  check: [^\n]*\n  array_view_set -> gather: [^\n]*\n$"
   CMD ${bench} --list --quick --filter ^array_)
 # to_host and set of a strided view, rectangular against a kernel's copy; a wrong element fails.
 anycl_tool_test(tool-bench-array-view 0

@@ -882,10 +882,64 @@ void add_random(std::vector<benchmark>& out, const settings& set,
   out.push_back(std::move(b));
 }
 
+// --- normal random floats ---
+
+std::vector<path> random_normal_paths(shared_state& st, const session& s, std::size_t n) {
+  std::shared_ptr<float_data> f = get_floats(st, s, n);
+  check_philox_known_answers();
+  auto expected = std::make_shared<std::vector<float>>(n);
+  host::philox_normal_serial(expected->data(), n, random_seed);
+  float_data* fp = f.get();
+  const session* sp = &s;
+  // Within 1e-5 of 1 + |z|: log, sqrt, cospi and sinpi differ between libraries by a few ulp.
+  auto verify = [expected](const std::string& impl, std::vector<float>& got, bool corrupt) {
+    if (corrupt) got[got.size() / 2] += 0.5f;
+    for (std::size_t i = 0; i < expected->size(); ++i) {
+      const float want = (*expected)[i];
+      if (!(std::fabs(got[i] - want) <= 1e-5f * (1.0f + std::fabs(want))))
+        wrong(impl, "normal float", i, expected->size(), got[i], want);
+    }
+  };
+  std::vector<path> paths;
+  paths.push_back(device_path<float>(
+      "anycl",
+      [fp] {
+        anycl::random_generator gen(random_seed);
+        gen.normal(fp->D);
+        fp->D.wait();
+      },
+      sp, fp->D.buffer().get(), n, &fp->back, verify, f));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp] {
+        host::philox_normal(fp->out.data(), fp->n(), random_seed);
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f, [fp, verify](bool) { verify("host", fp->out, false); }, f));
+  return paths;
+}
+
+void add_random_normal(std::vector<benchmark>& out, const settings& set,
+                       std::shared_ptr<shared_state> st) {
+  const std::size_t n = set.array_elements;
+  benchmark b = make_benchmark("array_random_normal", "array", unit_kind::gigabytes_per_second,
+                               4.0 * static_cast<double>(n));
+  b.what = "random_generator::normal fills " + count_label(n) +
+           " standard normal floats (Philox4x32-10, Box-Muller); GB/s of output (4 bytes per "
+           "element)";
+  b.check =
+      "every path's floats within 1e-5 of 1 + |z| of the host's serial stream of "
+      "random_generator(seed)::normal at offset 0, its cosine and sine in double";
+  b.references = {host_reference(
+      "a parallel Philox4x32-10 fill through Box-Muller in float (libm's scalar log and sincos)")};
+  b.prepare = [st, n](const session& s) { return random_normal_paths(*st, s, n); };
+  out.push_back(std::move(b));
+}
+
 // --- sort of uint32 keys ---
 
 struct sort_data {
-  std::vector<std::uint32_t> original, sorted, work, back;
+  std::vector<std::uint32_t> original, sorted, work, scratch, back;
   anycl::array<std::uint32_t> ORIGINAL, KEYS;
 };
 
@@ -898,7 +952,10 @@ void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
            "before each iteration); no raw OpenCL reference (a device sort is a program of its "
            "own, not a kernel)";
   b.check = "the keys against std::sort of the same keys on the host, exactly";
-  b.references = {host_reference("__gnu_parallel::sort (<parallel/algorithm>)")};
+  b.references = {host_reference("a parallel LSD radix sort, 11-bit digits, constant digits "
+                                 "skipped, through a scratch buffer"),
+                  {"gnu", "__gnu_parallel::sort (<parallel/algorithm>; " +
+                              std::string(host::threading()) + ")"}};
   b.prepare = [n](const session& s) {
     require_alloc(s, n * 4, "array_sort");
     auto f = std::make_shared<sort_data>();
@@ -906,6 +963,7 @@ void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
     f->sorted = f->original;
     std::sort(f->sorted.begin(), f->sorted.end());
     f->work.assign(n, 0);
+    f->scratch.assign(n, 0);
     f->back.assign(n, 0);
     f->ORIGINAL = anycl::array<std::uint32_t>::from_host(s.queue, f->original);
     f->KEYS = anycl::array<std::uint32_t>::zeros(s.queue, anycl::shape(n));
@@ -924,14 +982,25 @@ void add_sort(std::vector<benchmark>& out, const settings& set, std::shared_ptr<
           fp->KEYS.assign(fp->ORIGINAL);
           fp->KEYS.wait();
         }));
+    const auto restore = [fp] {
+      std::copy(fp->original.begin(), fp->original.end(), fp->work.begin());
+    };
     paths.push_back(host_path<std::uint32_t>(
         "host",
+        [fp] {
+          host::radix_sort(fp->work.data(), fp->scratch.data(), fp->work.size());
+          ::benchmark::ClobberMemory();
+        },
+        &fp->work, 0xFFFFFFFFu, [f](bool) { compare_exact("host", "key", f->work, f->sorted); }, f,
+        restore));
+    paths.push_back(host_path<std::uint32_t>(
+        "gnu",
         [fp] {
           host::sort(fp->work.data(), fp->work.size());
           ::benchmark::ClobberMemory();
         },
-        &fp->work, 0xFFFFFFFFu, [f](bool) { compare_exact("host", "key", f->work, f->sorted); }, f,
-        [fp] { std::copy(fp->original.begin(), fp->original.end(), fp->work.begin()); }));
+        &fp->work, 0xFFFFFFFFu, [f](bool) { compare_exact("gnu", "key", f->work, f->sorted); }, f,
+        restore));
     return paths;
   };
   out.push_back(std::move(b));
@@ -1122,6 +1191,7 @@ void add_array_benchmarks(std::vector<benchmark>& out, const settings& s) {
   add_reduction(out, s, st, reduction::dot);
   add_scan(out, s, st);
   add_random(out, s, st);
+  add_random_normal(out, s, st);
   add_sort(out, s, st);
   add_spmv(out, s, st);
   add_broadcast(out, s, st);

@@ -5,6 +5,7 @@
 #include "host_reference.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -336,6 +337,38 @@ void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed) {
   const std::uint32_t key[2] = {static_cast<std::uint32_t>(seed),
                                 static_cast<std::uint32_t>(seed >> 32)};
   for (std::uint64_t c = 0; c < (n + 3) / 4; ++c) philox_block(out, n, c, key);
+}
+
+namespace {
+
+/// Box-Muller of the words of counter c into elements 4 c .. 4 c + 3 (those below n); `Real` is
+/// the precision of pi t and its cosine and sine.
+template <class Real>
+inline void normal_block(float* out, std::size_t n, std::uint64_t c, const std::uint32_t key[2]) {
+  const std::uint32_t ctr[4] = {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32),
+                                0, 0};
+  std::uint32_t w[4];
+  philox4x32_10(ctr, key, w);
+  const Real pi = static_cast<Real>(3.14159265358979323846);
+  float z[4];
+  for (int h = 0; h < 2; ++h) {
+    const float u1 = static_cast<float>(w[2 * h] >> 8) * 0x1.0p-24f + 0x1.0p-24f;
+    const float t = static_cast<float>(w[2 * h + 1] >> 8) * 0x1.0p-23f;
+    const float r = std::sqrt(-2.0f * std::log(u1));
+    z[2 * h] = static_cast<float>(r * std::cos(pi * t));
+    z[2 * h + 1] = static_cast<float>(r * std::sin(pi * t));
+  }
+  const std::size_t base = 4 * static_cast<std::size_t>(c);
+  for (std::size_t j = 0; j < 4; ++j)
+    if (base + j < n) out[base + j] = z[j];
+}
+
+}  // namespace
+
+void philox_normal_serial(float* out, std::size_t n, std::uint64_t seed) {
+  const std::uint32_t key[2] = {static_cast<std::uint32_t>(seed),
+                                static_cast<std::uint32_t>(seed >> 32)};
+  for (std::uint64_t c = 0; c < (n + 3) / 4; ++c) normal_block<double>(out, n, c, key);
 }
 
 void spmv(const std::uint32_t* row_ptr, const std::uint32_t* col_idx, const float* values,

@@ -43,6 +43,9 @@ double dot(const float* a, const float* b, std::size_t n);
 void inclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::size_t n);
 /// Ascending: __gnu_parallel::sort (std::sort without OpenMP).
 void sort(std::uint32_t* keys, std::size_t n);
+/// Ascending: a parallel LSD radix sort (11-bit digits, constant digits skipped) through `scratch`
+/// of n keys (host_radix.cpp).
+void radix_sort(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n);
 /// A parallel copy of `bytes` bytes: each thread std::memcpy's a contiguous part.
 void copy(void* dst, const void* src, std::size_t bytes);
 
@@ -56,6 +59,13 @@ void philox4x32_10(const std::uint32_t ctr[4], const std::uint32_t key[2], std::
 void philox_uniform(float* out, std::size_t n, std::uint64_t seed);
 /// The same, serially (the checks' reference).
 void philox_uniform_serial(float* out, std::size_t n, std::uint64_t seed);
+/// Standard normal floats, in parallel: the stream of anycl::random_generator(seed)::normal at
+/// offset 0. Block c's words (w0, w1) and (w2, w3) go through Box-Muller as random.hpp states it:
+/// u1 = ((w_even >> 8) + 1) * 2^-24, t = (w_odd >> 8) * 2^-23, r = sqrt(-2 ln u1), giving
+/// r cos(pi t) and r sin(pi t) to elements 4 c .. 4 c + 3; in float with the host's libm.
+void philox_normal(float* out, std::size_t n, std::uint64_t seed);
+/// The same, serially, with the trigonometry in double (the checks' reference).
+void philox_normal_serial(float* out, std::size_t n, std::uint64_t seed);
 
 /// y = A x for a CSR matrix of `rows` rows (row_ptr of rows + 1 entries, col_idx and values of
 /// row_ptr[rows]): a parallel for over rows.
