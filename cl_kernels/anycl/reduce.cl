@@ -68,6 +68,14 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
   vstore4((v).s4567, 1, (p));   \
   vstore4((v).s89ab, 2, (p));   \
   vstore4((v).scdef, 3, (p))
+// The signature of the CPU-shape sum kernels, and work-item g's chunk [begin, end). The
+// parameters come last: their list has commas.
+#define ANYCL_CSUM_HEAD(name, PROLOGUE, ...)                                               \
+  kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                \
+                   local ACC2* scratch, __VA_ARGS__) {                                    \
+    PROLOGUE(void) scratch;                                                                \
+    const ulong g = get_global_id(0);                                                      \
+    const ulong begin = min(n, g * chunk), end = min(n, begin + chunk);
 #if defined(ANYCL_WIDE_SUM) && defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 // The CPU shape of float sums where the device has doubles (the host defines ANYCL_WIDE_SUM for
@@ -82,11 +90,7 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
   ((double16)(convert_double4(vload4(0, (p))), convert_double4(vload4(1, (p))), \
               convert_double4(vload4(2, (p))), convert_double4(vload4(3, (p)))))
 #define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
-  kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                     \
-                   local ACC2* scratch, PARAMS) {                                              \
-    PROLOGUE(void) scratch;                                                                     \
-    const ulong g = get_global_id(0);                                                           \
-    const ulong begin = min(n, g * chunk), end = min(n, begin + chunk);                         \
+  ANYCL_CSUM_HEAD(name, PROLOGUE, PARAMS)                                                       \
     double16 s = (double16)0;                                                                   \
     ulong i = begin;                                                                            \
     for (; i + 16 <= end; i += 16) s += LOAD16(i);                                              \
@@ -107,11 +111,7 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
 #define ANYCL_LANE(v) (v)
 #define ANYCL_LOAD_LANES(p) ((T16)(vload4(0, (p)), vload4(1, (p)), vload4(2, (p)), vload4(3, (p))))
 #define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
-  kernel void name(ulong n, ulong chunk, global ACC2* part, ulong part_off,                     \
-                   local ACC2* scratch, PARAMS) {                                              \
-    PROLOGUE(void) scratch;                                                                     \
-    const ulong g = get_global_id(0);                                                           \
-    const ulong begin = min(n, g * chunk), end = min(n, begin + chunk);                         \
+  ANYCL_CSUM_HEAD(name, PROLOGUE, PARAMS)                                                       \
     T16 s = (T16)0, c = (T16)0;                                                                 \
     ulong i = begin;                                                                            \
     for (; i + 16 <= end; i += 16) {                                                            \

@@ -137,18 +137,19 @@ std::optional<kernel_arg_info> kernel::arg_info(cl_uint index) const {
   ANYCL_CHECK(st, "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
   ANYCL_CHECK(get_string(CL_KERNEL_ARG_TYPE_NAME, info.type_name), "clGetKernelArgInfo",
               "argument ", index, " of kernel '", s.name, "'");
-  cl_kernel_arg_address_qualifier q = 0;
-  ANYCL_CHECK(
-      clGetKernelArgInfo(s.h.get(), index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(q), &q, nullptr),
-      "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
+  // The two qualifiers (cl_uint values): CL_KERNEL_ARG_ADDRESS_QUALIFIER and ..._ACCESS_QUALIFIER.
+  auto qualifier = [&](cl_kernel_arg_info param, cl_uint none) {
+    cl_uint v = none;
+    ANYCL_CHECK(clGetKernelArgInfo(s.h.get(), index, param, sizeof(v), &v, nullptr),
+                "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
+    return v;
+  };
+  const cl_uint q = qualifier(CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_ADDRESS_PRIVATE);
   info.space = q == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? address_space::global
                : q == CL_KERNEL_ARG_ADDRESS_LOCAL    ? address_space::local
                : q == CL_KERNEL_ARG_ADDRESS_CONSTANT ? address_space::constant
                                                      : address_space::private_;
-  cl_kernel_arg_access_qualifier a = CL_KERNEL_ARG_ACCESS_NONE;
-  ANYCL_CHECK(
-      clGetKernelArgInfo(s.h.get(), index, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(a), &a, nullptr),
-      "clGetKernelArgInfo", "argument ", index, " of kernel '", s.name, "'");
+  const cl_uint a = qualifier(CL_KERNEL_ARG_ACCESS_QUALIFIER, CL_KERNEL_ARG_ACCESS_NONE);
   info.access = a == CL_KERNEL_ARG_ACCESS_READ_ONLY    ? access_qualifier::read_only
                 : a == CL_KERNEL_ARG_ACCESS_WRITE_ONLY ? access_qualifier::write_only
                 : a == CL_KERNEL_ARG_ACCESS_READ_WRITE ? access_qualifier::read_write

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "host_philox.hpp"
 #include "host_reference.hpp"
 
 namespace anycl::bench::host {
@@ -17,18 +18,7 @@ namespace {
 inline void normal4(std::uint32_t c0, std::uint32_t c1, std::uint32_t k0, std::uint32_t k1,
                     float* o) {
   std::uint32_t c2 = 0, c3 = 0;
-  for (int round = 0; round < 10; ++round) {
-    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
-    const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
-    const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
-    const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
-    c1 = static_cast<std::uint32_t>(p1);
-    c3 = static_cast<std::uint32_t>(p0);
-    c0 = n0;
-    c2 = n2;
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
+  philox_rounds(c0, c1, c2, c3, k0, k1);
   const float pi = 3.14159265358979f;
   const float r0 =
       std::sqrt(-2.0f * std::log(static_cast<float>(c0 >> 8) * 0x1.0p-24f + 0x1.0p-24f));

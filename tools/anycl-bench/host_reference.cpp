@@ -3,6 +3,7 @@
 // -O3 -march=native and, where CMake found OpenMP, -fopenmp; without OpenMP the pragmas are
 // ignored and every function runs serially.
 #include "host_reference.hpp"
+#include "host_philox.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -85,18 +86,7 @@ inline void philox_block(float* out, std::size_t n, std::uint64_t c, const std::
 inline void philox_floats(std::uint32_t c0, std::uint32_t c1, std::uint32_t k0, std::uint32_t k1,
                           float* o) {
   std::uint32_t c2 = 0, c3 = 0;
-  for (int round = 0; round < 10; ++round) {
-    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c0;
-    const std::uint64_t p1 = std::uint64_t{0xCD9E8D57u} * c2;
-    const std::uint32_t n0 = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ k0;
-    const std::uint32_t n2 = static_cast<std::uint32_t>(p0 >> 32) ^ c3 ^ k1;
-    c1 = static_cast<std::uint32_t>(p1);
-    c3 = static_cast<std::uint32_t>(p0);
-    c0 = n0;
-    c2 = n2;
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
+  philox_rounds(c0, c1, c2, c3, k0, k1);
   o[0] = static_cast<float>(c0 >> 8) * (1.0f / 16777216.0f);
   o[1] = static_cast<float>(c1 >> 8) * (1.0f / 16777216.0f);
   o[2] = static_cast<float>(c2 >> 8) * (1.0f / 16777216.0f);
