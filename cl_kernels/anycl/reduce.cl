@@ -61,13 +61,21 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
 #define ANYCL_CAT_(a, b) a##b
 #define ANYCL_CAT(a, b) ANYCL_CAT_(a, b)
 #define T16 ANYCL_CAT(T, 16)
-// 16 lanes moved in 4-wide pieces: vload16/vstore16 of 512-bit vectors log clang's -Wpsabi
-// warnings on CPUs without AVX-512, and the compiler merges the pieces anyway.
-#define ANYCL_STORE_LANES(v, p) \
-  vstore4((v).s0123, 0, (p));   \
-  vstore4((v).s4567, 1, (p));   \
-  vstore4((v).s89ab, 2, (p));   \
-  vstore4((v).scdef, 3, (p))
+// 16 lanes loaded and stored element by element, which the compiler turns into vector moves:
+// vload16/vstore16 of 512-bit vectors log clang's -Wpsabi warnings on CPUs without AVX-512, and
+// Oclgrind 21.10's --uninitialized check crashes on the 4-wide pieces and conversions of them.
+#define ANYCL_LOAD_LANES(p)                                                                     \
+  ((ANYCL_LANE16)(ANYCL_LANE((p)[0]), ANYCL_LANE((p)[1]), ANYCL_LANE((p)[2]),                    \
+                  ANYCL_LANE((p)[3]), ANYCL_LANE((p)[4]), ANYCL_LANE((p)[5]),                    \
+                  ANYCL_LANE((p)[6]), ANYCL_LANE((p)[7]), ANYCL_LANE((p)[8]),                    \
+                  ANYCL_LANE((p)[9]), ANYCL_LANE((p)[10]), ANYCL_LANE((p)[11]),                  \
+                  ANYCL_LANE((p)[12]), ANYCL_LANE((p)[13]), ANYCL_LANE((p)[14]),                 \
+                  ANYCL_LANE((p)[15])))
+#define ANYCL_STORE_LANES(v, p)                                                               \
+  (p)[0] = (v).s0, (p)[1] = (v).s1, (p)[2] = (v).s2, (p)[3] = (v).s3, (p)[4] = (v).s4,          \
+  (p)[5] = (v).s5, (p)[6] = (v).s6, (p)[7] = (v).s7, (p)[8] = (v).s8, (p)[9] = (v).s9,          \
+  (p)[10] = (v).sa, (p)[11] = (v).sb, (p)[12] = (v).sc, (p)[13] = (v).sd, (p)[14] = (v).se,     \
+  (p)[15] = (v).sf
 // The signature of the CPU-shape sum kernels, and work-item g's chunk [begin, end). The
 // parameters come last: their list has commas.
 #define ANYCL_CSUM_HEAD(name, PROLOGUE, ...)                                               \
@@ -86,9 +94,6 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
 // pairwise; the result leaves as the (sum, error) float pair of the compensated kernels.
 #define ANYCL_LANE16 double16
 #define ANYCL_LANE(v) ((double)(v))
-#define ANYCL_LOAD_LANES(p)                                                        \
-  ((double16)(convert_double4(vload4(0, (p))), convert_double4(vload4(1, (p))), \
-              convert_double4(vload4(2, (p))), convert_double4(vload4(3, (p)))))
 #define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
   ANYCL_CSUM_HEAD(name, PROLOGUE, PARAMS)                                                       \
     double16 s = (double16)0;                                                                   \
@@ -109,7 +114,6 @@ inline ACC2 anycl_csum_op(ACC2 a, ACC2 b) {
 // the lanes pairwise. Written out because compilers do not vectorise the pair form by themselves.
 #define ANYCL_LANE16 T16
 #define ANYCL_LANE(v) (v)
-#define ANYCL_LOAD_LANES(p) ((T16)(vload4(0, (p)), vload4(1, (p)), vload4(2, (p)), vload4(3, (p))))
 #define ANYCL_CSUM_PARTIAL(name, LOAD16, LOAD1, PARAMS, PROLOGUE)                               \
   ANYCL_CSUM_HEAD(name, PROLOGUE, PARAMS)                                                       \
     T16 s = (T16)0, c = (T16)0;                                                                 \
