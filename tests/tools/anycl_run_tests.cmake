@@ -353,7 +353,7 @@ if(ANYCL_OCLGRIND_ICD)  # found by anycl_info_tests.cmake
   file(WRITE ${grind_vendors}/oclgrind.icd "${ANYCL_OCLGRIND_ICD}\n")
   anycl_tool_test(tool-run-image-oclgrind 0
     "invert [^\n]* on 'Oclgrind Simulator'.*arg 1 'out' image2d CL_R/CL_UNSIGNED_INT8 uchar 3x2: 255 254 253 252 251 250\n"
-    CMD ${run_tool} ${images} invert --global 3,2 image2d:r/unsigned_int8:3,2:range
+    CMD sh ${run_cl}/oclgrind_env.sh ${run_tool} ${images} invert --global 3,2 image2d:r/unsigned_int8:3,2:range
         image2d:r/unsigned_int8:3,2
     ENV "OCL_ICD_VENDORS=${grind_vendors}")
   anycl_tool_test(tool-run-svm-oclgrind 1 "CL_DEVICE_SVM_CAPABILITIES"
