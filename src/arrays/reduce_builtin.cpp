@@ -124,8 +124,6 @@ build_options reduce_options(const command_queue& q, scalar_type t, bool strided
     o.define("ANYCL_HIGHEST", scalar_info(t).cl_highest);
   }
   if (is_floating(t)) o.define("ACC2", t == scalar_type::f32 ? "float2" : "double2");
-  // Float sums in double lanes on CPUs with doubles (the CPU shape only: reduce.cl).
-  if (t == scalar_type::f32 && !grouped && profile(q).fp64) o.define("ANYCL_WIDE_SUM");
   if (strided) o.define("ANYCL_STRIDED");
   if (grouped) o.define("ANYCL_REDUCE_GROUPED");
   return o;
@@ -136,6 +134,9 @@ build_options reduce_options(const command_queue& q, scalar_type t, bool strided
 build_options builtin_options(const command_queue& q, scalar_type t, bool strided, bool grouped) {
   build_options o = reduce_options(q, t, strided, grouped);
   o.define("ANYCL_ONLY_WHOLE");
+  // Float sums in double lanes on CPUs with doubles (the CPU shape's whole-array sums only; the
+  // axis programs do not read it, so it stays out of their cache key).
+  if (t == scalar_type::f32 && !grouped && profile(q).fp64) o.define("ANYCL_WIDE_SUM");
   return o;
 }
 

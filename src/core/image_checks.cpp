@@ -83,7 +83,7 @@ struct axis_limit {
 
 // The device's largest width, height, depth and layer count for `type` (1 where it has no such
 // axis). 1-D images share the 2-D width.
-std::array<axis_limit, 4> device_limits(const device& d, image_type type) {
+std::array<axis_limit, 4> image_axis_limits(const device& d, image_type type) {
   const bool three = type == image_type::image3d;
   const bool array = type == image_type::image1d_array || type == image_type::image2d_array;
   const auto q = [&](cl_device_info p, const char* name) {
@@ -121,7 +121,7 @@ void check_image_create(const context& ctx, image_type type, const image_format&
     if (d.info<cl_bool>(CL_DEVICE_IMAGE_SUPPORT) != CL_TRUE)
       throw std::invalid_argument("image: device '" + d.name() +
                                   "' has no images (CL_DEVICE_IMAGE_SUPPORT is false)");
-    const std::array<axis_limit, 4> lim = device_limits(d, type);
+    const std::array<axis_limit, 4> lim = image_axis_limits(d, type);
     const bool has_height = type == image_type::image2d || type == image_type::image2d_array ||
                             type == image_type::image3d;
     check_extent(name, "width", extent.width, lim[0], d.name(), true);

@@ -825,6 +825,32 @@ void check_philox_known_answers() {
   }
 }
 
+// The anycl and host paths of a Philox fill of n floats: `fill` fills an array through a
+// random_generator of random_seed (offset 0 each time: a generator's offset advances with each
+// fill), `host_fill` the host buffer; `verify` checks either against the serial reference.
+template <class Fill, class HostFill, class Verify>
+std::vector<path> philox_paths(const std::shared_ptr<float_data>& f, const session& s, Fill fill,
+                               HostFill host_fill, Verify verify) {
+  float_data* fp = f.get();
+  std::vector<path> paths;
+  paths.push_back(device_path<float>(
+      "anycl",
+      [fp, fill] {
+        anycl::random_generator gen(random_seed);
+        fill(gen, fp->D);
+        fp->D.wait();
+      },
+      &s, fp->D.buffer().get(), fp->n(), &fp->back, verify, f));
+  paths.push_back(host_path<float>(
+      "host",
+      [fp, host_fill] {
+        host_fill(fp->out.data(), fp->n());
+        ::benchmark::ClobberMemory();
+      },
+      &fp->out, -1.0f, [fp, verify](bool) { verify("host", fp->out, false); }, f));
+  return paths;
+}
+
 std::vector<path> random_paths(shared_state& st, const session& s, std::size_t n) {
   std::shared_ptr<float_data> f = get_floats(st, s, n);
   std::shared_ptr<raw_kernels> raw = get_raw(st, s);
@@ -840,23 +866,9 @@ std::vector<path> random_paths(shared_state& st, const session& s, std::size_t n
         wrong(impl, "random float", i, expected->size(), got[i], (*expected)[i]);
   };
   const cl_mem device_out = fp->D.buffer().get();
-  std::vector<path> paths;
-  // The same stream every time: offset 0 (a generator's offset advances with each fill).
-  paths.push_back(device_path<float>(
-      "anycl",
-      [fp] {
-        anycl::random_generator gen(random_seed);
-        gen.uniform(fp->D);
-        fp->D.wait();
-      },
-      sp, device_out, n, &fp->back, verify, f));
-  paths.push_back(host_path<float>(
-      "host",
-      [fp] {
-        host::philox_uniform(fp->out.data(), fp->n(), random_seed);
-        ::benchmark::ClobberMemory();
-      },
-      &fp->out, -1.0f, [fp, verify](bool) { verify("host", fp->out, false); }, f));
+  std::vector<path> paths = philox_paths(
+      f, s, [](anycl::random_generator& g, anycl::array<float>& a) { g.uniform(a); },
+      [](float* out, std::size_t count) { host::philox_uniform(out, count, random_seed); }, verify);
   paths.push_back(device_path<float>(
       "raw",
       [fp, raw, sp] { raw->uniform(sp->queue.get(), fp->D.buffer().get(), fp->n(), random_seed); },
@@ -889,8 +901,6 @@ std::vector<path> random_normal_paths(shared_state& st, const session& s, std::s
   check_philox_known_answers();
   auto expected = std::make_shared<std::vector<float>>(n);
   host::philox_normal_serial(expected->data(), n, random_seed);
-  float_data* fp = f.get();
-  const session* sp = &s;
   // Within 1e-5 of 1 + |z|: log, sqrt, cospi and sinpi differ between libraries by a few ulp.
   auto verify = [expected](const std::string& impl, std::vector<float>& got, bool corrupt) {
     if (corrupt) got[got.size() / 2] += 0.5f;
@@ -900,23 +910,9 @@ std::vector<path> random_normal_paths(shared_state& st, const session& s, std::s
         wrong(impl, "normal float", i, expected->size(), got[i], want);
     }
   };
-  std::vector<path> paths;
-  paths.push_back(device_path<float>(
-      "anycl",
-      [fp] {
-        anycl::random_generator gen(random_seed);
-        gen.normal(fp->D);
-        fp->D.wait();
-      },
-      sp, fp->D.buffer().get(), n, &fp->back, verify, f));
-  paths.push_back(host_path<float>(
-      "host",
-      [fp] {
-        host::philox_normal(fp->out.data(), fp->n(), random_seed);
-        ::benchmark::ClobberMemory();
-      },
-      &fp->out, -1.0f, [fp, verify](bool) { verify("host", fp->out, false); }, f));
-  return paths;
+  return philox_paths(
+      f, s, [](anycl::random_generator& g, anycl::array<float>& a) { g.normal(a); },
+      [](float* out, std::size_t count) { host::philox_normal(out, count, random_seed); }, verify);
 }
 
 void add_random_normal(std::vector<benchmark>& out, const settings& set,

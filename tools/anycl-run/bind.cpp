@@ -17,10 +17,6 @@ anycl::memory_access image_access(const kernel_arg_info& p) {
   }
 }
 
-anycl::sampler make_sampler(const anycl::context& ctx, const sampler_spec& s) {
-  return anycl::sampler(ctx, s.normalized, s.addressing, s.filter);
-}
-
 }  // namespace
 
 bool is_output(const arg_spec& a, const kernel_arg_info& p) {
@@ -60,7 +56,8 @@ bound_arguments bind_arguments(const anycl::command_queue& q, const std::vector<
         k.k = detail::kernel_arg::kind::local;
         break;
       case arg_kind::sampler:
-        b.samplers[i] = make_sampler(ctx, a.sampler);
+        b.samplers[i] =
+            anycl::sampler(ctx, a.sampler.normalized, a.sampler.addressing, a.sampler.filter);
         k = detail::arg_traits<anycl::sampler>::make(b.samplers[i]);
         break;
       case arg_kind::svm:
