@@ -11,7 +11,8 @@ packages=(
   libclblast-dev libclfft-dev                  # BLAS and FFT on OpenCL
   libfftw3-dev                                 # FFTW3f: the fft benchmarks' host reference
   catch2 libbenchmark-dev                      # tests and benchmarks
-  libopenblas-dev                              # anycl-bench's host gemm (not linked by the library)
+  libopenblas-dev                              # OpenBLAS: anycl::blas on CPU devices (loaded at run
+                                               # time, not linked) and anycl-bench's host gemm
   clinfo                                       # checks the OpenCL installation
   libopenmpi-dev openmpi-bin                   # anycl::mpi and its tests (optional part)
   oclgrind                                     # second platform for tests and the reliability

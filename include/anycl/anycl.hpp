@@ -19,6 +19,7 @@
 #include "anycl/event.hpp"
 #include "anycl/fft.hpp"
 #include "anycl/histogram.hpp"
+#include "anycl/host_libraries.hpp"
 #include "anycl/host_view.hpp"
 #include "anycl/image.hpp"
 #include "anycl/indexing.hpp"

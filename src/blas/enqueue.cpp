@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // blas_enqueue, the engine of every blas:: routine: operands into their roles, the checks, then
-// CLBlast behind a barrier on the caller's wait list; the array forms add the arrays' last
+// the host's CBLAS as a native kernel on the wait list (CPU devices, host_path.cpp) or CLBlast
+// behind a barrier on it; the array forms add the arrays' last
 // commands to it and record the event on each array.
 #include <array>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "arrays/library_kernels.hpp"
 #include "blas/cache_holder.hpp"
 #include "blas/checks.hpp"
+#include "blas/host_path.hpp"
 #include "blas/operands.hpp"
 #include "blas/prepare.hpp"
 #include "blas/routine.hpp"
@@ -58,6 +60,7 @@ event run(const command_queue& queue, const blas_call& c, const wait_list& waits
   const cl_context ctx = queue.context().get();
   check_buffers(c, bufs, ctx);
   if (p.zero_out) return zero_result(queue, c, waits);
+  if (host_path_serves(c, p, queue)) return enqueue_host_blas(c, p, queue, waits);
   watch_buffers(ctx, bufs);
   // CLBlast takes no wait list: a barrier orders its commands after `waits`.
   if (waits.size() > 0) queue.barrier(waits);

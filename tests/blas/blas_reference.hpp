@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "anycl/blas.hpp"
+#include "anycl/host_libraries.hpp"
 #include "support/device_fixture.hpp"
 
 namespace anycl::test::blas_ref {
@@ -123,6 +124,20 @@ struct placed {
   std::vector<T> read(const anycl::command_queue& q) const {
     return q.read(anycl::buffer_view<T>(buf));
   }
+};
+
+/// Sets the host-libraries mode for a scope (the CLBlast-only tests, and both paths in one test).
+class host_libraries_as {
+ public:
+  explicit host_libraries_as(anycl::host_libraries mode) : before_(anycl::host_libraries_mode()) {
+    anycl::set_host_libraries(mode);
+  }
+  ~host_libraries_as() { anycl::set_host_libraries(before_); }
+  host_libraries_as(const host_libraries_as&) = delete;
+  host_libraries_as& operator=(const host_libraries_as&) = delete;
+
+ private:
+  anycl::host_libraries before_;
 };
 
 }  // namespace anycl::test::blas_ref

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "anycl/blas.hpp"
+#include "blas/blas_reference.hpp"
 #include "support/device_fixture.hpp"
 #include "support/eventually.hpp"
 
@@ -274,6 +275,7 @@ TEST_CASE("blas: bad arguments print nothing to stderr", "[errors]") {
 
 TEST_CASE("blas: CLBlast's programs and the context are released with the last BLAS buffer",
           "[errors]") {
+  anycl::test::blas_ref::host_libraries_as clblast(anycl::host_libraries::off);
   cl_context raw = nullptr;
   cl_uint with_programs = 0, without_programs = 0;
   {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bad-input catalogue (README.md B-1..B-75): one test per row that AnyCL's API can reach,
+// The bad-input catalogue (README.md B-1..B-76): one test per row that AnyCL's API can reach,
 // named after the row. Each asserts the exception type, the key words of what() (call, status
 // name, context), and that the objects involved still work afterwards, checked against host
 // values. Rows that need a process environment of their own carry hidden tags ([.env_*]) and run
@@ -27,6 +27,7 @@
 
 #include "anycl/blas.hpp"
 #include "anycl/fft.hpp"
+#include "anycl/host_libraries.hpp"
 #include "cache/key.hpp"
 #include "fft/counters.hpp"
 #include "process/child_process.hpp"
@@ -2178,4 +2179,51 @@ TEST_CASE(
   e.queue.fill_image(img, cl_float4{{2.5f, 0, 0, 0}}, {0, 0, 0}, img.region());
   k(e.queue, anycl::nd_range{1}, img, s, out).wait();
   CHECK(e.queue.read(anycl::buffer_view<float>(out))[0] == 2.5f);
+}
+
+TEST_CASE(
+    "B-76 host-library calls see each buffer's own memory: fresh, shared by two operands, or a "
+    "sub-buffer",
+    "[catalogue]") {
+  anycl::test::env e;
+  // POCL 3.1's clEnqueueNativeKernel takes the addresses of its memory list when the command is
+  // enqueued: a buffer whose first use is still pending has none yet (a gemv wrote into another
+  // array), a buffer listed twice gets a wrong one, and a sub-buffer at an offset is refused
+  // (CL_INVALID_MEM_OBJECT). AnyCL's host tasks map each distinct buffer after the wait list.
+  namespace blas = anycl::blas;
+  if (!blas::uses_host_library(e.dev)) {
+    WARN("the device under test has no host-library path; B-76 has nothing to run");
+    return;
+  }
+  const std::vector<float> hx{1, 2, 3, 4, 5, 6, 7, 8};
+  auto x = anycl::buffer::from(e.ctx, hx);
+  // y's first command is a fill that waits on a gate: y has no memory when axpy is enqueued.
+  anycl::buffer y(e.ctx, 8 * sizeof(float));
+  anycl::user_event gate(e.ctx);
+  e.queue.fill(anycl::buffer_view<float>(y), 10.0f, gate);
+  const auto done =
+      blas::axpy(e.queue, 2.0f, blas::vector_view<float>(anycl::buffer_view<float>(x)),
+                 blas::vector_view<float>(anycl::buffer_view<float>(y)));
+  gate.set_complete();
+  done.wait();
+  std::vector<float> want(8);
+  for (std::size_t i = 0; i < 8; ++i) want[i] = 10.0f + 2.0f * hx[i];
+  CHECK(e.queue.read(anycl::buffer_view<float>(y)) == want);
+  // Two operands in one buffer: copy its first half onto its second.
+  blas::copy(e.queue, blas::vector_view<float>(anycl::buffer_view<float>(y, 0, 4)),
+             blas::vector_view<float>(anycl::buffer_view<float>(y, 4, 4)))
+      .wait();
+  CHECK(e.queue.read(anycl::buffer_view<float>(y, 4, 4)) ==
+        std::vector<float>(want.begin(), want.begin() + 4));
+  // A sub-buffer at an aligned offset as x.
+  const std::size_t align = std::max<std::size_t>(e.dev.base_address_alignment(), 4);
+  std::vector<float> big(align / 4 + 8, 0.0f);
+  for (std::size_t i = 0; i < 8; ++i) big[align / 4 + i] = hx[i];
+  auto parent = anycl::buffer::from(e.ctx, big);
+  auto sub = parent.sub_buffer(align, 8 * sizeof(float));
+  auto z = anycl::buffer::from(e.ctx, std::vector<float>(8, 0.0f));
+  blas::axpy(e.queue, 1.0f, blas::vector_view<float>(anycl::buffer_view<float>(sub)),
+             blas::vector_view<float>(anycl::buffer_view<float>(z)))
+      .wait();
+  CHECK(e.queue.read(anycl::buffer_view<float>(z)) == hx);
 }

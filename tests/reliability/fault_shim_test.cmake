@@ -26,7 +26,16 @@ fault_case(create-buffer RC 0
 # Inside CLBlast: a failed launch of its kernel becomes blas_error.
 fault_case(inside-clblast RC 0
   MATCH "scenario blas-gemm: threw anycl::blas_error: anycl::blas::gemm failed: kOpenCLOutOfResources \\(-5\\)[^\n]*\\[failed call made by libclblast[^\n]*\\].*scenario usable-after: ok"
-  ENV FAULT_FN=clEnqueueNDRangeKernel FAULT_NTH=1 FAULT_CODE=-5 ARGS blas-gemm)
+  ENV FAULT_FN=clEnqueueNDRangeKernel FAULT_NTH=1 FAULT_CODE=-5 ANYCL_HOST_LIBRARIES=off
+  ARGS blas-gemm)
+# On the host-library path (OpenBLAS on POCL): a failed native kernel, and a failed second map
+# (the first is undone), become api_error naming the call; the buffers work afterwards.
+fault_case(host-blas-native-kernel RC 0
+  MATCH "scenario blas-gemm: threw anycl::api_error: clEnqueueNativeKernel failed: CL_OUT_OF_RESOURCES \\(-5\\)[^\n]*CL_EXEC_NATIVE_KERNEL.*scenario usable-after: ok"
+  ENV FAULT_FN=clEnqueueNativeKernel FAULT_NTH=1 FAULT_CODE=-5 ARGS blas-gemm)
+fault_case(host-blas-map RC 0
+  MATCH "scenario blas-gemm: threw anycl::api_error: clEnqueueMapBuffer failed: CL_MAP_FAILURE \\(-12\\)[^\n]*host task.*scenario usable-after: ok"
+  ENV FAULT_FN=clEnqueueMapBuffer FAULT_NTH=2 FAULT_CODE=-12 ARGS blas-gemm)
 # Inside clFFT: a failed launch of its kernel becomes fft_error.
 fault_case(inside-clfft RC 0
   MATCH "scenario fft-c2c: threw anycl::fft_error: clfftEnqueueTransform failed: CL_DEVICE_NOT_AVAILABLE \\(-2\\)[^\n]*\\[failed call made by libclFFT[^\n]*\\].*scenario usable-after: ok"

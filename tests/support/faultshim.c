@@ -47,6 +47,7 @@
   X(clEnqueueMapBuffer)                       \
   X(clEnqueueMarkerWithWaitList)              \
   X(clEnqueueNDRangeKernel)                   \
+  X(clEnqueueNativeKernel)                    \
   X(clEnqueueReadBuffer)                      \
   X(clEnqueueReadBufferRect)                  \
   X(clEnqueueUnmapMemObject)                  \
@@ -376,6 +377,13 @@ FAULTSHIM_STATUS(clEnqueueMarkerWithWaitList,
                  (cl_command_queue command_queue, cl_uint num_events_in_wait_list,
                   const cl_event* event_wait_list, cl_event* event),
                  (command_queue, num_events_in_wait_list, event_wait_list, event))
+FAULTSHIM_STATUS(clEnqueueNativeKernel,
+                 (cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*), void* args,
+                  size_t cb_args, cl_uint num_mem_objects, const cl_mem* mem_list,
+                  const void** args_mem_loc, cl_uint num_events_in_wait_list,
+                  const cl_event* event_wait_list, cl_event* event),
+                 (command_queue, user_func, args, cb_args, num_mem_objects, mem_list, args_mem_loc,
+                  num_events_in_wait_list, event_wait_list, event))
 FAULTSHIM_STATUS(clEnqueueNDRangeKernel,
                  (cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
                   const size_t* global_work_offset, const size_t* global_work_size,

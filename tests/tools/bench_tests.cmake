@@ -43,7 +43,8 @@ anycl_bench_output_test(tool-bench-quick 0 POCL_SEED ARGS --quick --repetitions 
                   array_sum array_sum_vs_raw array_dot array_dot_vs_raw array_spmv
                   array_spmv_vs_raw array_broadcast array_sum_expr array_argmax array_take
                   array_compress array_histogram array_view_to_host array_view_set
-                  sgemm_128 dgemm_128 sgemm_128_vs_host dgemm_128_vs_host
+                  sgemm_128 dgemm_128 sgemm_128_opencl dgemm_128_opencl sgemm_128_vs_host
+                  dgemm_128_vs_host
                   fft_c2c fft_c2c_vs_host fft_r2c fft_r2c_vs_host
                   fft_batched fft_batched_vs_host
                   "first result, cold" "first result, anycl cache warm"
@@ -257,9 +258,10 @@ anycl_tool_test(tool-bench-unwritable-svg 1
   "cannot write --svg file '${CMAKE_CURRENT_BINARY_DIR}': Is a directory"
   CMD ${bench} --svg ${CMAKE_CURRENT_BINARY_DIR})
 
-# --- the BLAS family: gemm in GFLOP/s against CLBlast on the same buffers and OpenBLAS ---
+# --- the BLAS family: gemm in GFLOP/s against CLBlast on the same buffers and OpenBLAS (AnyCL
+# on OpenBLAS itself on POCL); the _opencl rows: AnyCL on CLBlast against CLBlast ---
 anycl_tool_test(tool-bench-gemm 0
-  "^sgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\ndgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\n"
+  "^sgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\ndgemm_128: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\nsgemm_128_opencl: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\ndgemm_128_opencl: anycl ${num} GFLOP/s, clblast ${num} GFLOP/s, ratio ${num}\n"
   POCL_SEED CMD ${bench} --quick --filter gemm --repetitions 1)
 # AnyCL's sgemm result is altered: sgemm_128 fails its check, dgemm_128 still runs.
 anycl_bench_output_test(tool-bench-gemm-forced-failure 1 POCL_SEED

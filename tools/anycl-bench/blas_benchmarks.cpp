@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // anycl-bench: the BLAS family: square gemm (sgemm, dgemm) through anycl::blas against a direct
-// clblast::Gemm call on the same buffers ("clblast": what AnyCL adds on top of CLBlast) and
-// OpenBLAS on the host ("host", cblas_sgemm / cblas_dgemm, for context). GFLOP/s counting 2 n^3
-// floating-point operations per product.
+// clblast::Gemm call on the same buffers ("clblast") and OpenBLAS on the host ("host",
+// cblas_sgemm / cblas_dgemm): on a CPU device AnyCL itself calls OpenBLAS. The _opencl rows run
+// AnyCL with the host libraries off, against CLBlast: what AnyCL adds on top of CLBlast. GFLOP/s
+// counting 2 n^3 floating-point operations per product.
 #include <clblast.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "anycl/blas.hpp"
+#include "anycl/host_libraries.hpp"
 #include "registry.hpp"
 #if ANYCL_BENCH_HAVE_OPENBLAS
 #include <cblas.h>
@@ -138,28 +140,45 @@ void host_gemm(gemm_data<T>& d) {
 }
 #endif
 
+// anycl::blas on its OpenCL path (CLBlast) whatever the device: the _opencl rows.
 template <class T>
-std::vector<path> gemm_paths(const session& s, std::size_t n) {
+void anycl_gemm_opencl(const session& s, gemm_data<T>& d) {
+  const anycl::host_libraries before = anycl::host_libraries_mode();
+  anycl::set_host_libraries(anycl::host_libraries::off);
+  anycl_gemm(s, d);
+  anycl::set_host_libraries(before);
+}
+
+// `opencl`: AnyCL on CLBlast against CLBlast only; else AnyCL as it chooses (OpenBLAS on a CPU
+// device) against CLBlast and OpenBLAS.
+template <class T>
+std::vector<path> gemm_paths(const session& s, std::size_t n, bool opencl) {
   auto d = make_data<T>(s, n);
   gemm_data<T>* dp = d.get();
   const session* sp = &s;
   std::vector<path> paths;
   auto device_result = [dp, sp] { return read_c(*sp, *dp); };
-  paths.push_back(make_path<T>(
-      "anycl", d, s, [dp, sp] { anycl_gemm(*sp, *dp); }, device_result));
+  if (opencl)
+    paths.push_back(make_path<T>(
+        "anycl", d, s, [dp, sp] { anycl_gemm_opencl(*sp, *dp); }, device_result));
+  else
+    paths.push_back(make_path<T>(
+        "anycl", d, s, [dp, sp] { anycl_gemm(*sp, *dp); }, device_result));
   paths.push_back(make_path<T>(
       "clblast", d, s, [dp, sp] { clblast_gemm(*sp, *dp); }, device_result));
 #if ANYCL_BENCH_HAVE_OPENBLAS
-  paths.push_back(make_path<T>(
-      "host", d, s, [dp] { host_gemm(*dp); }, [dp] { return dp->c; }));
+  if (!opencl)
+    paths.push_back(make_path<T>(
+        "host", d, s, [dp] { host_gemm(*dp); }, [dp] { return dp->c; }));
 #endif
   return paths;
 }
 
 template <class T>
-void add_gemm(std::vector<benchmark>& out, std::size_t n) {
+void add_gemm(std::vector<benchmark>& out, std::size_t n, bool opencl) {
   const bool single = std::is_same_v<T, float>;
-  const std::string name = std::string(single ? "sgemm_" : "dgemm_") + std::to_string(n);
+  const std::string name =
+      std::string(single ? "sgemm_" : "dgemm_") + std::to_string(n) + (opencl ? "_opencl" : "");
   benchmark b;
   b.name = b.family = name;
   b.group = "blas";
@@ -167,26 +186,31 @@ void add_gemm(std::vector<benchmark>& out, std::size_t n) {
   b.items_per_iteration = 2.0 * double(n) * double(n) * double(n);
   b.what = std::string("C = A B, ") + std::to_string(n) + "x" + std::to_string(n) + " " +
            (single ? "float" : "double") +
-           " row-major matrices, anycl::blas::gemm on buffer views, waiting for its event; "
-           "GFLOP/s counting 2 n^3 operations";
+           " row-major matrices, anycl::blas::gemm on buffer views, waiting for its event" +
+           (opencl ? " (host libraries off: CLBlast on every device)"
+                   : " (OpenBLAS where the device computes in host memory, else CLBlast)") +
+           "; GFLOP/s counting 2 n^3 operations";
   b.check = "64 sampled elements of C against the host in double (relative to the sum of |terms|)";
   b.references = {{"clblast", std::string("a direct clblast::Gemm<") +
                                   (single ? "float" : "double") +
                                   "> call on the same buffers and queue, clWaitForEvents"}};
 #if ANYCL_BENCH_HAVE_OPENBLAS
-  b.references.push_back(
-      {"host", std::string("OpenBLAS cblas_") + (single ? "sgemm" : "dgemm") +
-                   " on the host (its own threads, OPENBLAS_NUM_THREADS to change)"});
+  if (!opencl)
+    b.references.push_back(
+        {"host", std::string("OpenBLAS cblas_") + (single ? "sgemm" : "dgemm") +
+                     " on the host (its own threads, OPENBLAS_NUM_THREADS to change)"});
 #endif
-  b.prepare = [n](const session& s) { return gemm_paths<T>(s, n); };
+  b.prepare = [n, opencl](const session& s) { return gemm_paths<T>(s, n, opencl); };
   out.push_back(std::move(b));
 }
 
 }  // namespace
 
 void add_blas_benchmarks(std::vector<benchmark>& out, const settings& s) {
-  for (std::size_t n : s.sgemm_sizes) add_gemm<float>(out, n);
-  for (std::size_t n : s.dgemm_sizes) add_gemm<double>(out, n);
+  for (bool opencl : {false, true}) {
+    for (std::size_t n : s.sgemm_sizes) add_gemm<float>(out, n, opencl);
+    for (std::size_t n : s.dgemm_sizes) add_gemm<double>(out, n, opencl);
+  }
 }
 
 }  // namespace anycl::bench

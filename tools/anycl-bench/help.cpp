@@ -96,7 +96,9 @@ constexpr const char* array_help =
     "exactly.\n"
     "sgemm_1024, sgemm_2048, dgemm_1024 (GFLOP/s, --quick: sgemm_128, dgemm_128): C = A B of\n"
     "square row-major matrices through anycl::blas::gemm, against a direct clblast::Gemm on the\n"
-    "same buffers (clblast) and OpenBLAS cblas_sgemm/dgemm on the host (<name>_vs_host); 64\n"
+    "same buffers (clblast) and OpenBLAS cblas_sgemm/dgemm on the host (<name>_vs_host); on\n"
+    "a CPU device that computes in host memory anycl::blas itself calls OpenBLAS. <name>_opencl:\n"
+    "anycl::blas with the host libraries off (CLBlast) against the direct clblast::Gemm. 64\n"
     "sampled elements of C checked against the host in double.\n"
     "\n";
 
