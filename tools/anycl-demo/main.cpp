@@ -2,9 +2,10 @@
 // anycl-demo: six workloads on one OpenCL device (the best one, or --device / ANYCL_DEVICE), each
 // checked against the same work on the host, with both times: 3D vertices transformed by 4x4
 // matrices and k-means clustering (kernels in cl_kernels/anycl/demo.cl), an sgemm through
-// anycl::blas (CLBlast), an FFT through anycl::fft (clFFT) recovering the frequencies of sines in
-// noise, anycl::sort, and a Monte-Carlo estimate of pi from anycl::random_generator and a
-// reduction. Prints a table (or JSON with --json); exits 1 when a check fails.
+// anycl::blas (CLBlast, or OpenBLAS on a CPU device), an FFT through anycl::fft (clFFT) recovering
+// the frequencies of sines in noise, anycl::sort, and a Monte-Carlo estimate of pi from
+// anycl::random_generator and a reduction. Prints a table (or JSON with --json); exits 1 when a
+// check fails.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -88,7 +89,8 @@ int main(int argc, char** argv) {
   anycl::tools::cli c(
       "anycl-demo", "[--device SPEC] [--size N] [--json]",
       "Transforms 3D vertices by 4x4 matrices, clusters points with k-means, multiplies matrices "
-      "(CLBlast), finds the frequencies in a noisy signal by FFT (clFFT), sorts keys and estimates "
+      "(CLBlast, or OpenBLAS on a CPU device), finds the frequencies in a noisy signal by FFT "
+      "(clFFT), sorts keys and estimates "
       "pi by Monte Carlo on an OpenCL device, and checks each against the host. Exits 1 when a "
       "check fails.");
   c.option("size", "N",

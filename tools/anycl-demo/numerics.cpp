@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The demo's library workloads: BLAS (CLBlast), FFT (clFFT), sort, and random numbers with a
-// reduction. The first call of each builds its kernels; the device time is that of a later call.
+// The demo's library workloads: BLAS (CLBlast, or OpenBLAS on a CPU device), FFT (clFFT), sort, and
+// random numbers with a reduction. The first call of each builds its kernels; the device time is
+// that of a later call.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -40,7 +41,7 @@ anycl::reduction_kernel<std::uint64_t> inside_circle(const anycl::context& ctx) 
 }  // namespace
 
 void build_kernels(const setup& s) {
-  // CLBlast's gemm takes longest to build: on a second thread, with its own queue.
+  // CLBlast's gemm takes longest to build (none on the OpenBLAS path): on a second thread.
   std::exception_ptr blas_error;
   std::thread blas([&s, &blas_error] {
     try {
@@ -80,7 +81,8 @@ row gemm(const setup& s) {
   auto a = anycl::array<float>::from_host(s.queue, ah, {m, m});
   auto b = anycl::array<float>::from_host(s.queue, bh, {m, m});
   auto c = anycl::array<float>::zeros(s.queue, {m, m});
-  // The first call builds CLBlast's kernels for this size; the second is timed.
+  // The first call builds CLBlast's kernels for this size (or starts OpenBLAS); the second is
+  // timed.
   anycl::blas::gemm(anycl::blas::transpose::none, anycl::blas::transpose::none, 1.0f, a, b, 0.0f, c)
       .wait();
   auto t0 = std::chrono::steady_clock::now();

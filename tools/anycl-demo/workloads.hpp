@@ -48,7 +48,8 @@ void build_kernels(const setup& s);
 row vertices(const setup& s);
 /// k-means with k = 8 of n 2-D points drawn around 8 known centres (assignment kernel in demo.cl).
 row kmeans(const setup& s);
-/// A square sgemm through anycl::blas (CLBlast), its side about sqrt(n) / 2.
+/// A square sgemm through anycl::blas (CLBlast, OpenBLAS on a CPU device), its side about sqrt(n)
+/// / 2.
 row gemm(const setup& s);
 /// A complex FFT (anycl::fft, clFFT) of n / 4 samples of three sines in noise.
 row fft(const setup& s);
